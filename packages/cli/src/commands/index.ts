@@ -1,0 +1,7 @@
+import type { Command } from '../command.js';
+
+/**
+ * Every subcommand, in the order `--help` lists them. A new command is one module in
+ * this folder plus one line here.
+ */
+export const commands: readonly Command[] = [];

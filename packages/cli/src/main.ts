@@ -1,0 +1,66 @@
+import type { Command } from './command.js';
+import { commands as defaultCommands } from './commands/index.js';
+import { ExitCode, UsageError } from './exit-codes.js';
+import { type CliIO, InputFileError, processIO } from './io.js';
+import { version } from './version.js';
+
+function help(commands: readonly Command[]): string {
+  const width = Math.max(0, ...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    'capi-kit — tools for Kubernetes Cluster API objects',
+    '',
+    'Usage: capi-kit <command> [options]',
+    '',
+    'Commands:',
+    ...(lines.length > 0 ? lines : ['  (none yet)']),
+    '',
+    'Options:',
+    '  -h, --help     show help (also: capi-kit <command> --help)',
+    '  -V, --version  print the version',
+    '',
+    'Exit codes: 0 success, 1 input or validation error, 2 usage error, 3 cluster/API error.',
+    '',
+  ].join('\n');
+}
+
+/** Runs the CLI with `argv` (without node and script) and resolves to the exit code. */
+export async function main(
+  argv: readonly string[],
+  io: CliIO = processIO,
+  commands: readonly Command[] = defaultCommands,
+): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    io.stdout(help(commands));
+    return first === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  if (first === '-V' || first === '--version') {
+    io.stdout(`${version}\n`);
+    return ExitCode.ok;
+  }
+  const command = commands.find((c) => c.name === first);
+  if (command === undefined) {
+    io.stderr(`capi-kit: unknown command '${first}'\nRun 'capi-kit --help' for the list of commands.\n`);
+    return ExitCode.usage;
+  }
+  if (rest.includes('-h') || rest.includes('--help')) {
+    io.stdout(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
+    return ExitCode.ok;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(
+        `capi-kit ${command.name}: ${error.message}\nRun 'capi-kit ${command.name} --help' for usage.\n`,
+      );
+      return ExitCode.usage;
+    }
+    if (error instanceof InputFileError) {
+      io.stderr(`capi-kit ${command.name}: ${error.message}\n`);
+      return ExitCode.input;
+    }
+    throw error;
+  }
+}

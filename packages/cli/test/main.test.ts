@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { Command } from '../src/command.js';
+import { ExitCode, UsageError } from '../src/exit-codes.js';
+import type { CliIO } from '../src/io.js';
+import { main } from '../src/main.js';
+import { version } from '../src/version.js';
+
+export function captureIO(stdin = '', env: Record<string, string | undefined> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    readStdin: async () => stdin,
+    env,
+  };
+  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
+}
+
+const echo: Command = {
+  name: 'echo',
+  summary: 'prints its arguments',
+  usage: 'Usage: capi-kit echo [WORD ...]',
+  run: async (args, io) => {
+    if (args.includes('--bad')) throw new UsageError('--bad is not allowed');
+    io.stdout(`${args.join(' ')}\n`);
+    return ExitCode.ok;
+  },
+};
+
+describe('capi-kit main', () => {
+  it('prints help listing the commands', async () => {
+    const c = captureIO();
+    expect(await main(['--help'], c.io, [echo])).toBe(0);
+    expect(c.stdout()).toContain('echo  prints its arguments');
+  });
+
+  it('prints help and exits 2 with no command', async () => {
+    const c = captureIO();
+    expect(await main([], c.io, [echo])).toBe(ExitCode.usage);
+    expect(c.stdout()).toContain('Usage: capi-kit <command>');
+  });
+
+  it('prints the package version', async () => {
+    const c = captureIO();
+    expect(await main(['--version'], c.io, [echo])).toBe(0);
+    expect(c.stdout()).toBe(`${version}\n`);
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('rejects an unknown command with exit 2', async () => {
+    const c = captureIO();
+    expect(await main(['nope'], c.io, [echo])).toBe(ExitCode.usage);
+    expect(c.stderr()).toContain("unknown command 'nope'");
+  });
+
+  it('runs a command and shows its usage', async () => {
+    const c = captureIO();
+    expect(await main(['echo', 'a', 'b'], c.io, [echo])).toBe(0);
+    expect(c.stdout()).toBe('a b\n');
+    const h = captureIO();
+    expect(await main(['echo', '--help'], h.io, [echo])).toBe(0);
+    expect(h.stdout()).toBe('Usage: capi-kit echo [WORD ...]\n');
+  });
+
+  it('turns a usage error into exit 2 with a hint', async () => {
+    const c = captureIO();
+    expect(await main(['echo', '--bad'], c.io, [echo])).toBe(ExitCode.usage);
+    expect(c.stderr()).toContain('--bad is not allowed');
+    expect(c.stderr()).toContain('capi-kit echo --help');
+  });
+});

@@ -1,0 +1,9 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'providers-vsphere',
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/**/*.integration.test.ts'],
+  },
+});

@@ -1,0 +1,47 @@
+# shellcheck shell=bash
+# Puts a Node >= 22.19 and pnpm on PATH for this shell.
+#
+#   source scripts/bootstrap.sh
+#
+# Uses the system Node when it is new enough. Otherwise installs Node 24 (the npm
+# registry's `node` package) and pnpm into a cache outside the repository, once; later
+# runs only set PATH. Quiet when there is nothing to do.
+
+capi_kit_bootstrap() {
+  local min_major=22 min_minor=19
+  local cache="${CAPI_KIT_TOOLCHAIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/capi-kit/toolchain}"
+  local pnpm_version="12.21.0"
+
+  node_ok() {
+    command -v node >/dev/null 2>&1 || return 1
+    local v major minor
+    v="$(node -p 'process.versions.node' 2>/dev/null)" || return 1
+    major="${v%%.*}"; minor="${v#*.}"; minor="${minor%%.*}"
+    (( major > min_major || (major == min_major && minor >= min_minor) ))
+  }
+
+  if [[ -x "$cache/node/node_modules/.bin/node" ]]; then
+    PATH="$cache/node/node_modules/.bin:$PATH"
+  fi
+  if ! node_ok; then
+    command -v npm >/dev/null 2>&1 || { echo "bootstrap: npm is needed to install Node 24" >&2; return 1; }
+    echo "bootstrap: installing Node 24 into $cache/node" >&2
+    mkdir -p "$cache/node"
+    npm install --silent --no-audit --no-fund --prefix "$cache/node" node@24 >&2 || return 1
+    PATH="$cache/node/node_modules/.bin:$PATH"
+    node_ok || { echo "bootstrap: Node 24 install did not yield a working node" >&2; return 1; }
+  fi
+
+  if [[ -x "$cache/pnpm/node_modules/.bin/pnpm" ]]; then
+    PATH="$cache/pnpm/node_modules/.bin:$PATH"
+  fi
+  if ! command -v pnpm >/dev/null 2>&1; then
+    echo "bootstrap: installing pnpm $pnpm_version into $cache/pnpm" >&2
+    mkdir -p "$cache/pnpm"
+    npm install --silent --no-audit --no-fund --prefix "$cache/pnpm" "pnpm@$pnpm_version" >&2 || return 1
+    PATH="$cache/pnpm/node_modules/.bin:$PATH"
+  fi
+  export PATH
+}
+
+capi_kit_bootstrap
