@@ -1,1 +1,15 @@
-export {};
+/**
+ * `@capi-kit/core/manifest`: read and write multi-document YAML / JSON manifests.
+ *
+ * `readManifest(text)` → `Either<ManifestError[], ManifestDocument[]>`;
+ * `writeManifest(values, 'yaml' | 'json')`; `documentLabel(doc)` and
+ * `formatManifestError(error)` for messages that say `document N` (1-based) and the line.
+ */
+export {
+  documentLabel,
+  formatManifestError,
+  type ManifestDocument,
+  type ManifestError,
+} from './document.js';
+export { kubernetesYamlTags, readManifest } from './read.js';
+export { type ManifestFormat, writeManifest } from './write.js';

@@ -1,0 +1,30 @@
+import { stringify } from 'yaml';
+import { kubernetesYamlTags } from './read.js';
+
+export type ManifestFormat = 'yaml' | 'json';
+
+/**
+ * Writes documents as a manifest.
+ *
+ * - `yaml`: one YAML document per value, separated by `---` lines. Written as YAML 1.1, so
+ *   strings such as `on` or `0755` are quoted and read back as strings by kubectl.
+ * - `json`: a single value is written as itself; any other number of values (zero or
+ *   several) becomes one `{"apiVersion":"v1","kind":"List","items":[...]}`, the shape
+ *   `kubectl get -o json` prints and `kubectl apply -f` accepts. JSON ends with a newline.
+ */
+export function writeManifest(values: readonly unknown[], format: ManifestFormat): string {
+  if (format === 'json') {
+    const single = values.length === 1 ? values[0] : { apiVersion: 'v1', kind: 'List', items: values };
+    return `${JSON.stringify(single, null, 2)}\n`;
+  }
+  return values
+    .map((value) =>
+      stringify(value, {
+        version: '1.1',
+        customTags: kubernetesYamlTags,
+        lineWidth: 0,
+        aliasDuplicateObjects: false,
+      }),
+    )
+    .join('---\n');
+}

@@ -1,0 +1,128 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import {
+  documentLabel,
+  formatManifestError,
+  type ManifestDocument,
+  readManifest,
+  writeManifest,
+} from '../../src/manifest/index.js';
+
+function documents(text: string): ManifestDocument[] {
+  const result = readManifest(text);
+  if (E.isLeft(result)) throw new Error(`unexpected errors: ${JSON.stringify(result.left)}`);
+  return result.right;
+}
+
+describe('readManifest', () => {
+  it('reads multi-document YAML with 0-based indexes and 1-based start lines', () => {
+    const text = [
+      '# leading comment',
+      'apiVersion: cluster.x-k8s.io/v1alpha2',
+      'kind: Machine',
+      'metadata: {name: m-1, namespace: default}',
+      '---',
+      '---',
+      '# only a comment',
+      '---',
+      'kind: Secret',
+      'metadata:',
+      '  name: s',
+      '',
+    ].join('\n');
+    const docs = documents(text);
+    expect(docs.map((d) => [d.index, d.line])).toEqual([
+      [0, 2],
+      [1, 9],
+    ]);
+    expect(docs[0]?.value).toEqual({
+      apiVersion: 'cluster.x-k8s.io/v1alpha2',
+      kind: 'Machine',
+      metadata: { name: 'm-1', namespace: 'default' },
+    });
+  });
+
+  it('reads a JSON text as one document, arrays included', () => {
+    expect(documents('{"kind": "Machine", "spec": {"replicas": 3}}')).toEqual([
+      { index: 0, line: 1, value: { kind: 'Machine', spec: { replicas: 3 } } },
+    ]);
+    expect(documents('\n\n[{"a": 1}, {"b": 2}]\n')).toEqual([
+      { index: 0, line: 3, value: [{ a: 1 }, { b: 2 }] },
+    ]);
+  });
+
+  it('follows kubectl (YAML 1.1 via go-yaml): on/yes are booleans, dates stay strings', () => {
+    const [doc] = documents('a: on\nb: yes\nc: 2019-09-06\nd: "on"\ne: 190:20:30\n');
+    expect(doc?.value).toEqual({ a: true, b: true, c: '2019-09-06', d: 'on', e: '190:20:30' });
+  });
+
+  it('reports every syntax error with document, line and column', () => {
+    const text = ['a: 1', '---', 'b: [1', '---', 'c: {x: 1, x: 2}', ''].join('\n');
+    const result = readManifest(text);
+    expect(E.isLeft(result)).toBe(true);
+    if (E.isRight(result)) return;
+    expect(result.left.map((e) => [e.index, e.line])).toEqual([
+      [1, 4],
+      [2, 5],
+    ]);
+    const duplicate = result.left[1]!;
+    expect(duplicate.column).toBe(11);
+    expect(duplicate.message).toBe('Map keys must be unique');
+    expect(formatManifestError(duplicate)).toBe('document 3, line 5, column 11: Map keys must be unique');
+  });
+
+  it('returns no documents for an empty text', () => {
+    expect(documents('')).toEqual([]);
+    expect(documents('# nothing\n---\n')).toEqual([]);
+  });
+});
+
+describe('documentLabel', () => {
+  it.each([
+    [
+      { kind: 'Machine', metadata: { name: 'm-1', namespace: 'default' } },
+      'document 3 (Machine default/m-1, line 20)',
+    ],
+    [{ kind: 'Cluster', metadata: { name: 'c' } }, 'document 3 (Cluster c, line 20)'],
+    [{ kind: 'Machine', metadata: { generateName: 'pool-' } }, 'document 3 (Machine pool-, line 20)'],
+    [{ kind: 'Machine' }, 'document 3 (Machine, line 20)'],
+    [{ metadata: { name: 'x' } }, 'document 3 (x, line 20)'],
+    ['a string', 'document 3 (line 20)'],
+    [{}, 'document 3 (line 20)'],
+  ])('labels %j', (value, label) => {
+    expect(documentLabel({ index: 2, line: 20, value })).toBe(label);
+  });
+});
+
+describe('writeManifest', () => {
+  const a = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'a' },
+    data: { flag: 'on', mode: '0755' },
+  };
+  const b = { kind: 'Secret', metadata: { name: 'b' } };
+
+  it('writes YAML documents separated by --- that read back to the same values', () => {
+    const text = writeManifest([a, b], 'yaml');
+    expect(text.split('\n').filter((line) => line === '---')).toHaveLength(1);
+    expect(text).toContain('flag: "on"');
+    expect(documents(text).map((d) => d.value)).toEqual([a, b]);
+  });
+
+  it('writes one JSON document as itself and several as a v1 List', () => {
+    expect(JSON.parse(writeManifest([a], 'json'))).toEqual(a);
+    expect(JSON.parse(writeManifest([a, b], 'json'))).toEqual({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [a, b],
+    });
+    expect(JSON.parse(writeManifest([], 'json'))).toEqual({ apiVersion: 'v1', kind: 'List', items: [] });
+    expect(writeManifest([a], 'json').endsWith('}\n')).toBe(true);
+  });
+
+  it('keeps long strings on one line', () => {
+    const long = { data: { script: 'x'.repeat(300) } };
+    expect(writeManifest([long], 'yaml').split('\n')).toHaveLength(3);
+  });
+});
