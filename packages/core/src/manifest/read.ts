@@ -8,7 +8,9 @@ import type { ManifestDocument, ManifestError } from './document.js';
  * base-60 numbers as strings when the target is untyped, so those resolvers are left out.
  */
 export function kubernetesYamlTags(tags: Tags): Tags {
-  return tags.filter((tag) => tag.tag !== 'tag:yaml.org,2002:timestamp' && tag.format !== 'TIME');
+  return tags.filter(
+    (tag) => typeof tag === 'string' || (tag.tag !== 'tag:yaml.org,2002:timestamp' && tag.format !== 'TIME'),
+  );
 }
 
 export const yamlParseOptions = { version: '1.1', customTags: kubernetesYamlTags } as const;
