@@ -8,6 +8,8 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['@capi-kit/source'] } },
   test: {
+    // The JSON report feeds scripts/test-summary.mjs (CI's closing line).
+    reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
     projects: [
       'packages/*/vitest.config.ts',
       {

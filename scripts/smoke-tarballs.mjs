@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Installs the packed tarballs into a throwaway npm project, outside the workspace, and
+// imports every public entry point with plain `node` — both `import` and `require` — then
+// runs the installed `capi-kit` binary. This catches what workspace links hide: missing
+// files, wrong `exports`, dependencies that only resolve inside the monorepo.
+// Run after `pnpm build`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { entryPoints, packAll, workspacePackages } from './packages.mjs';
+
+const tarballs = packAll();
+const project = mkdtempSync(join(tmpdir(), 'capi-kit-smoke-'));
+let failures = 0;
+try {
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'commonjs' }));
+  console.log(`installing ${tarballs.size} tarballs into ${project}`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], {
+    cwd: project,
+    stdio: 'inherit',
+  });
+
+  const check = (label, args) => {
+    const run = spawnSync(process.execPath, args, { cwd: project, encoding: 'utf8' });
+    const ok = run.status === 0;
+    if (!ok) failures++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}${ok ? '' : `\n${run.stderr.trim().replace(/^/gm, '     ')}`}`);
+  };
+  for (const { manifest } of workspacePackages()) {
+    for (const entry of entryPoints(manifest)) {
+      const spec = JSON.stringify(entry);
+      check(`import  ${entry}`, ['--input-type=module', '-e', `const m = await import(${spec}); if (typeof m !== 'object') process.exit(1);`]);
+      check(`require ${entry}`, ['-e', `const m = require(${spec}); if (typeof m !== 'object') process.exit(1);`]);
+    }
+  }
+  check('bin     capi-kit --version', [join(project, 'node_modules', '@capi-kit', 'cli', 'dist', 'bin.js'), '--version']);
+  const viaNpx = spawnSync('npx', ['--no-install', 'capi-kit', '--help'], { cwd: project, encoding: 'utf8' });
+  if (viaNpx.status !== 0 || !viaNpx.stdout.includes('Usage: capi-kit')) failures++;
+  console.log(`${viaNpx.status === 0 ? 'ok  ' : 'FAIL'} npx     capi-kit --help`);
+} finally {
+  rmSync(project, { recursive: true, force: true });
+}
+if (failures > 0) {
+  console.error(`\n${failures} smoke check(s) failed`);
+  process.exitCode = 1;
+} else {
+  console.log('\nall tarballs install and import');
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// Prints one closing line, `Tests: N passed, N failed[, N skipped]`, from vitest's JSON
+// report, so tools that read a run's last line see the count. Exits 1 when the report is
+// missing, when nothing ran, or when anything failed.
+import { existsSync, readFileSync } from 'node:fs';
+
+const path = process.argv[2] ?? '.tmp/vitest-report.json';
+if (!existsSync(path)) {
+  console.error(`no test report at ${path}: the test run did not finish`);
+  process.exit(1);
+}
+const report = JSON.parse(readFileSync(path, 'utf8'));
+const passed = report.numPassedTests ?? 0;
+const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+console.log(`Tests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+process.exitCode = failed > 0 || passed === 0 || report.success === false ? 1 : 0;
