@@ -1,0 +1,105 @@
+import { ClusterPhase } from './cluster-phase.js';
+import {
+  isDeletionRequested,
+  isSetPointer,
+  isTrue,
+  type PhaseSourceMetadata,
+  storedPhase,
+} from './inputs.js';
+import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
+
+/**
+ * The fields of a v1alpha2 Cluster that decide its phase. Structural, so the decoded
+ * `cluster.x-k8s.io/v1alpha2` Cluster type and plain parsed JSON are assignable.
+ */
+export interface ClusterPhaseSource {
+  readonly metadata?: PhaseSourceMetadata | null | undefined;
+  readonly spec?: { readonly infrastructureRef?: object | null | undefined } | null | undefined;
+  readonly status?:
+    | {
+        readonly phase?: string | null | undefined;
+        readonly infrastructureReady?: boolean | null | undefined;
+        readonly errorReason?: string | null | undefined;
+        readonly errorMessage?: string | null | undefined;
+      }
+    | null
+    | undefined;
+}
+
+/** The inputs of the Cluster phase rules.
+ * (A type alias rather than an interface: it needs the implicit index signature of `PhaseFacts`.)
+ */
+export type ClusterPhaseFacts = {
+  readonly infrastructureRefSet: boolean;
+  readonly infrastructureReady: boolean;
+  readonly errorSet: boolean;
+  readonly deletionRequested: boolean;
+};
+
+/**
+ * Reads the rule inputs from a Cluster as stored. `status.infrastructureReady` and the
+ * error fields come from the infrastructure cluster object, which this function cannot
+ * see, so the result is the phase of a reconcile in which that object has no news.
+ */
+export function clusterPhaseFacts(cluster: ClusterPhaseSource): ClusterPhaseFacts {
+  const status = cluster.status ?? {};
+  return {
+    infrastructureRefSet: isSetPointer(cluster.spec?.infrastructureRef),
+    infrastructureReady: isTrue(status.infrastructureReady),
+    errorSet: isSetPointer(status.errorReason) || isSetPointer(status.errorMessage),
+    deletionRequested: isDeletionRequested(cluster.metadata?.deletionTimestamp),
+  };
+}
+
+/**
+ * `reconcilePhase` of `controllers/cluster_controller_phases.go` (CAPI v0.2.x), in its
+ * order; later rules overwrite earlier ones and an untouched non-empty phase is kept.
+ * A Cluster with an infrastructureRef is therefore never `pending` after its first reconcile.
+ */
+export const clusterPhaseRules: readonly PhaseRule<ClusterPhaseFacts, ClusterPhase>[] = [
+  {
+    id: 'pending',
+    phase: ClusterPhase.pending,
+    condition: 'status.phase is empty',
+    holds: (_, previous) => previous === '',
+  },
+  {
+    id: 'provisioning',
+    phase: ClusterPhase.provisioning,
+    condition: 'spec.infrastructureRef is set',
+    holds: (f) => f.infrastructureRefSet,
+  },
+  {
+    id: 'provisioned',
+    phase: ClusterPhase.provisioned,
+    condition: 'status.infrastructureReady',
+    holds: (f) => f.infrastructureReady,
+  },
+  {
+    id: 'failed',
+    phase: ClusterPhase.failed,
+    condition: 'status.errorReason or status.errorMessage is set',
+    holds: (f) => f.errorSet,
+  },
+  {
+    id: 'deleting',
+    phase: ClusterPhase.deleting,
+    condition: 'metadata.deletionTimestamp is set',
+    holds: (f) => f.deletionRequested,
+  },
+];
+
+export type ClusterPhaseDecision = PhaseDecision<ClusterPhaseFacts, ClusterPhase>;
+
+export function decideClusterPhase(previous: string, facts: ClusterPhaseFacts): ClusterPhaseDecision {
+  return applyPhaseRules(clusterPhaseRules, previous, facts);
+}
+
+export function explainClusterPhase(cluster: ClusterPhaseSource): ClusterPhaseDecision {
+  return decideClusterPhase(storedPhase(cluster.status?.phase), clusterPhaseFacts(cluster));
+}
+
+/** The `status.phase` the v1alpha2 Cluster controller writes on its next reconcile. */
+export function clusterPhase(cluster: ClusterPhaseSource): PhaseValue<ClusterPhase> {
+  return explainClusterPhase(cluster).phase;
+}
