@@ -1,0 +1,11 @@
+/**
+ * The `message` an io-ts ValidationError carries when it is not a plain type mismatch.
+ * The error reporter turns these into readable text.
+ */
+export const Issue = {
+  /** A required field is absent. */
+  missing: 'missing',
+  /** Strict mode: a field the schema does not define. */
+  unknown: 'unknown',
+} as const;
+export type Issue = (typeof Issue)[keyof typeof Issue];

@@ -1,0 +1,114 @@
+import * as t from 'io-ts';
+import { isPlainObject } from './struct.js';
+
+/** A number codec with an integer range; the static type stays `number` (no brand to cast). */
+function integerIn(name: string, min: number, max: number): t.Type<number, number, unknown> {
+  const is = (u: unknown): u is number =>
+    typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max;
+  return new t.Type<number, number, unknown>(
+    name,
+    is,
+    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  );
+}
+
+/** OpenAPI `type: integer, format: int32` (Go `int32`). */
+export const int32 = integerIn('int32', -(2 ** 31), 2 ** 31 - 1);
+/**
+ * OpenAPI `format: int64` (Go `int64`). JSON numbers beyond ±2^53 are not exact in
+ * JavaScript; the range check uses the nearest doubles of ±2^63.
+ */
+export const int64 = integerIn('int64', -(2 ** 63), 2 ** 63);
+/** OpenAPI `type: integer` without a format (Go `int`, 64-bit on every platform Kubernetes runs). */
+export const integer = integerIn('integer', -(2 ** 63), 2 ** 63);
+
+export const string = t.string;
+export const boolean = t.boolean;
+
+/** A string that matches `pattern`; the static type stays `string`. */
+function stringMatching(name: string, pattern: RegExp): t.Type<string, string, unknown> {
+  const is = (u: unknown): u is string => typeof u === 'string' && pattern.test(u);
+  return new t.Type<string, string, unknown>(
+    name,
+    is,
+    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  );
+}
+
+const date = '\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])';
+const clock = '([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)';
+const zone = '([Zz]|[+-]([01]\\d|2[0-3]):[0-5]\\d)';
+
+/**
+ * `metav1.Time`: an RFC 3339 timestamp, as Go's `time.RFC3339` parses it
+ * (`2019-09-06T10:00:00Z`, optional fraction, `Z` or `±hh:mm`). Kept as a string so a
+ * decode round-trips byte for byte.
+ */
+export type Time = string;
+export const Time = stringMatching('Time (RFC 3339)', new RegExp(`^${date}[Tt]${clock}(\\.\\d+)?${zone}$`));
+
+/** `metav1.MicroTime`: RFC 3339 with exactly six fractional digits (`…T10:00:00.000000Z`). */
+export type MicroTime = string;
+export const MicroTime = stringMatching(
+  'MicroTime (RFC 3339, 6 fractional digits)',
+  new RegExp(`^${date}[Tt]${clock}\\.\\d{6}${zone}$`),
+);
+
+/**
+ * `intstr.IntOrString`: a JSON integer (Go unmarshals it into an int32) or a string such as
+ * `"25%"`.
+ */
+export type IntOrString = number | string;
+export const IntOrString = new t.Type<IntOrString, IntOrString, unknown>(
+  'int32 | string',
+  (u): u is IntOrString => typeof u === 'string' || int32.is(u),
+  (u, c) => (typeof u === 'string' || int32.is(u) ? t.success(u) : t.failure(u, c)),
+  t.identity,
+);
+
+/**
+ * `runtime.RawExtension`: any JSON object, kept as it is (provider specs and statuses).
+ * Strict mode never looks inside: its schema belongs to the provider.
+ */
+export type RawExtension = Record<string, unknown>;
+export const RawExtension = new t.Type<RawExtension, RawExtension, unknown>(
+  'object',
+  isPlainObject,
+  (u, c) => (isPlainObject(u) ? t.success(u) : t.failure(u, c)),
+  t.identity,
+);
+
+/** A closed string enum, as a CRD `enum:` enforces it. */
+export function enumOf<const V extends string>(...values: readonly V[]): t.Type<V, V, unknown> {
+  const known = new Set<string>(values);
+  const is = (u: unknown): u is V => typeof u === 'string' && known.has(u);
+  return new t.Type<V, V, unknown>(
+    values.map((v) => JSON.stringify(v)).join(' | '),
+    is,
+    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  );
+}
+
+/**
+ * An open string enum: Go names some values (error reasons, address types) but neither the
+ * CRD nor the Go decoder rejects others. The static type offers the known values for
+ * completion and still accepts any string.
+ */
+export type OpenString<V extends string> = V | (string & {});
+export function openString<V extends string>(): t.Type<OpenString<V>, OpenString<V>, unknown> {
+  return t.string as t.Type<OpenString<V>, OpenString<V>, unknown>;
+}
+
+/** A field whose value is fixed, such as `apiVersion` and `kind`. */
+export function literal<const V extends string>(value: V): t.Type<V, V, unknown> {
+  const is = (u: unknown): u is V => u === value;
+  return new t.Type<V, V, unknown>(
+    JSON.stringify(value),
+    is,
+    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  );
+}

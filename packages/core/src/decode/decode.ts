@@ -1,0 +1,96 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
+import { strict } from '../api/schema/strict.js';
+import { isPlainObject } from '../api/schema/struct.js';
+import { type CapiObject, defaultRegistry, type KindRegistry } from './registry.js';
+import { reportErrors, type SchemaError } from './report.js';
+
+export interface DecodeOptions {
+  /** Also report every field the schema does not define (default: unknown fields pass through). */
+  readonly strict?: boolean;
+  /** The kinds to recognise (default: the Cluster API kinds of both versions). */
+  readonly registry?: KindRegistry;
+}
+
+/** Why `decode` refused a value. Every variant has a one-line `message`. */
+export type DecodeError =
+  | { readonly reason: 'not-an-object'; readonly message: string }
+  | {
+      readonly reason: 'unknown-kind';
+      readonly apiVersion: string | undefined;
+      readonly kind: string | undefined;
+      readonly message: string;
+    }
+  | {
+      readonly reason: 'invalid';
+      readonly apiVersion: string;
+      readonly kind: string;
+      readonly errors: readonly SchemaError[];
+      readonly message: string;
+    };
+
+/**
+ * Checks `value` against `codec` and returns every error at once. The value itself is
+ * returned on success: nothing is copied, dropped or rewritten.
+ */
+export function decodeWith<A>(
+  codec: t.Type<A, unknown, unknown>,
+  value: unknown,
+  options: Pick<DecodeOptions, 'strict'> = {},
+): E.Either<SchemaError[], A> {
+  const result = (options.strict ? strict(codec as t.Mixed) : codec).validate(value, [
+    { key: '', type: codec, actual: value },
+  ]);
+  return E.isLeft(result) ? E.left(reportErrors(result.left)) : E.right(result.right as A);
+}
+
+function typeMetaField(value: Record<string, unknown>, key: string): string | undefined {
+  const field = value[key];
+  return typeof field === 'string' ? field : undefined;
+}
+
+/**
+ * Decodes any Cluster API object: looks up the codec by `apiVersion` + `kind` and checks
+ * the whole value. The result is the input itself, typed as the union `CapiObject`;
+ * narrow it on `apiVersion` and `kind` (or with `isKind`).
+ */
+export function decode(value: unknown, options: DecodeOptions = {}): E.Either<DecodeError, CapiObject> {
+  if (!isPlainObject(value)) {
+    return E.left({
+      reason: 'not-an-object',
+      message: 'not a Kubernetes object (expected a JSON/YAML mapping)',
+    });
+  }
+  const apiVersion = typeMetaField(value, 'apiVersion');
+  const kind = typeMetaField(value, 'kind');
+  const codec =
+    apiVersion === undefined || kind === undefined
+      ? undefined
+      : (options.registry ?? defaultRegistry).lookup(apiVersion, kind);
+  if (codec === undefined || apiVersion === undefined || kind === undefined) {
+    const what =
+      apiVersion === undefined || kind === undefined
+        ? 'no apiVersion and kind'
+        : `unknown kind ${kind} in ${apiVersion}`;
+    return E.left({ reason: 'unknown-kind', apiVersion, kind, message: what });
+  }
+  const result = decodeWith(codec, value, options);
+  if (E.isRight(result)) return E.right(result.right as CapiObject);
+  const errors = result.left;
+  return E.left({
+    reason: 'invalid',
+    apiVersion,
+    kind,
+    errors,
+    message: `${kind} (${apiVersion}) is invalid: ${errors.length} error${errors.length === 1 ? '' : 's'}`,
+  });
+}
+
+/** Narrows a decoded object to one apiVersion + kind. */
+export function isKind<V extends CapiObject['apiVersion'], K extends CapiObject['kind']>(
+  object: CapiObject,
+  apiVersion: V,
+  kind: K,
+): object is Extract<CapiObject, { apiVersion: V; kind: K }> {
+  return object.apiVersion === apiVersion && object.kind === kind;
+}

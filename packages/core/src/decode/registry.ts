@@ -1,0 +1,47 @@
+import type * as t from 'io-ts';
+import { APIVersion as v1alpha1APIVersion } from '../api/v1alpha1/constants.js';
+import type { KnownObject as V1alpha1Object } from '../api/v1alpha1/guards.js';
+import { codecs as v1alpha1Codecs } from '../api/v1alpha1/guards.js';
+import { APIVersion as v1alpha2APIVersion } from '../api/v1alpha2/constants.js';
+import type { KnownObject as V1alpha2Object } from '../api/v1alpha2/guards.js';
+import { codecs as v1alpha2Codecs } from '../api/v1alpha2/guards.js';
+
+/** Every Cluster API object this package knows, discriminated by `apiVersion` and `kind`. */
+export type CapiObject = V1alpha1Object | V1alpha2Object;
+
+/** The codec for each `apiVersion` + `kind`. Other packages may add their kinds. */
+export class KindRegistry {
+  private readonly byKey = new Map<string, t.Mixed>();
+
+  private static key(apiVersion: string, kind: string): string {
+    return `${apiVersion}\u0000${kind}`;
+  }
+
+  register(apiVersion: string, kind: string, codec: t.Mixed): this {
+    this.byKey.set(KindRegistry.key(apiVersion, kind), codec);
+    return this;
+  }
+
+  registerAll(apiVersion: string, codecs: Readonly<Record<string, t.Mixed>>): this {
+    for (const [kind, codec] of Object.entries(codecs)) this.register(apiVersion, kind, codec);
+    return this;
+  }
+
+  lookup(apiVersion: string, kind: string): t.Mixed | undefined {
+    return this.byKey.get(KindRegistry.key(apiVersion, kind));
+  }
+
+  /** `[apiVersion, kind]` of every registered kind. */
+  kinds(): Array<[apiVersion: string, kind: string]> {
+    return [...this.byKey.keys()].map((key) => key.split('\u0000') as [string, string]);
+  }
+}
+
+/** A new registry holding the Cluster API kinds of both versions. */
+export function capiRegistry(): KindRegistry {
+  return new KindRegistry()
+    .registerAll(v1alpha1APIVersion, v1alpha1Codecs)
+    .registerAll(v1alpha2APIVersion, v1alpha2Codecs);
+}
+
+export const defaultRegistry: KindRegistry = capiRegistry();

@@ -1,0 +1,87 @@
+import type * as t from 'io-ts';
+import { Issue } from '../api/schema/issues.js';
+import { StructType } from '../api/schema/struct.js';
+
+/** One reason a value does not match its schema. */
+export interface SchemaError {
+  /** Where, as a JSON path: `spec.template.spec.infrastructureRef.name`, `spec.taints[0].key`; `""` is the value itself. */
+  readonly path: string;
+  /** What the schema wants there: `int32`, `string`, `"Random" | "Newest" | "Oldest"`, `ObjectReference object`, ... */
+  readonly expected: string;
+  /** The value found (`undefined` when a required field is missing). */
+  readonly received: unknown;
+  /** What went wrong: a type mismatch, a missing required field, or (strict mode) an unknown field. */
+  readonly issue: 'type' | Issue;
+  /** One line for people: `spec.replicas: expected int32, got "3"`. */
+  readonly message: string;
+}
+
+const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Joins the keys of an io-ts context into a JSON path. Index keys under an array print
+ * as `[i]`, keys that are not identifiers (label names) as `["a/b"]`. The codecs here never
+ * add intersection or union members to the context, so every key is a real one.
+ */
+export function contextPath(context: t.Context): string {
+  let path = '';
+  for (let i = 1; i < context.length; i++) {
+    const entry = context[i]!;
+    const parent = context[i - 1]!;
+    if (Array.isArray(parent.actual)) path += `[${entry.key}]`;
+    else if (identifier.test(entry.key)) path += path === '' ? entry.key : `.${entry.key}`;
+    else path += `[${JSON.stringify(entry.key)}]`;
+  }
+  return path;
+}
+
+function describeType(type: t.Decoder<unknown, unknown>): string {
+  return type instanceof StructType ? `${type.name} object` : type.name;
+}
+
+/** A short rendering of a received value: JSON, cut to `max` characters. */
+export function describeValue(value: unknown, max = 48): string {
+  if (value === undefined) return 'nothing';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Turns io-ts validation errors into `SchemaError`s, one per failing field, in input order. */
+export function reportErrors(errors: t.Errors): SchemaError[] {
+  return errors.map((error) => {
+    const last = error.context[error.context.length - 1];
+    const path = contextPath(error.context);
+    const expected = last === undefined ? 'value' : describeType(last.type);
+    const where = path === '' ? '(root)' : path;
+    if (error.message === Issue.missing) {
+      return {
+        path,
+        expected,
+        received: undefined,
+        issue: Issue.missing,
+        message: `${where}: required field is missing (expected ${expected})`,
+      };
+    }
+    if (error.message === Issue.unknown) {
+      return {
+        path,
+        expected: 'no such field',
+        received: error.value,
+        issue: Issue.unknown,
+        message: `${where}: unknown field`,
+      };
+    }
+    return {
+      path,
+      expected,
+      received: error.value,
+      issue: 'type',
+      message: `${where}: expected ${expected}, got ${describeValue(error.value)}`,
+    };
+  });
+}
