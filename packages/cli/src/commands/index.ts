@@ -1,7 +1,8 @@
 import type { Command } from '../command.js';
+import { validateCommand } from './validate.js';
 
 /**
  * Every subcommand, in the order `--help` lists them. A new command is one module in
  * this folder plus one line here.
  */
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [validateCommand];

@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
 import { arrayOf, literal, nullable, type Props, StructType, struct } from '../schema/index.js';
-import { type ListMeta, ListMetaCodec } from './object-meta.js';
+import { ListMetaCodec } from './object-meta.js';
 
 /**
  * An object as it appears inside a List. The API server writes `apiVersion` and `kind` on
