@@ -1,0 +1,202 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LeaseLostError } from './errors.js';
+import type { LeaseInspection } from './inspection.js';
+import type { AcquireResult, NodeLeaseClient, ReleaseResult } from './node-lease-client.js';
+import { retryJitterFactor } from './timing.js';
+
+/** How one renewal attempt of a held lease ended. */
+export type RenewOutcome = 'renewed' | 'failed' | 'lost' | 'inactive';
+
+/**
+ * A lease this process holds and keeps renewing (from `NodeLeaseClient.hold` or a
+ * LeaseManager).
+ *
+ * The holder's belief is bounded by the renew deadline: it holds the lease only until
+ * `renewDeadlineMs` after the *start* of its last successful renewal. The server applied that
+ * renewal no earlier than its start, so any other client judges the lease expired no earlier
+ * than start + leaseDuration; the difference (duration − renew deadline) is the margin that
+ * keeps two holders from overlapping, as long as clocks run at the same rate.
+ */
+export class HeldLease {
+  readonly node: string;
+  readonly #client: NodeLeaseClient;
+  readonly #controller = new AbortController();
+  #lease: LeaseInspection;
+  #lastRenewSentAtMs: number;
+  #deadlineTimer: NodeJS.Timeout | undefined;
+  #stopped = false;
+  #inFlight: Promise<RenewOutcome> | undefined;
+  #lost: LeaseLostError | undefined;
+  readonly #ended: Promise<LeaseLostError | undefined>;
+  #resolveEnded!: (value: LeaseLostError | undefined) => void;
+
+  constructor(client: NodeLeaseClient, node: string, acquired: AcquireResult & { acquired: true }) {
+    this.#client = client;
+    this.node = node;
+    this.#lease = acquired.lease;
+    this.#lastRenewSentAtMs = acquired.sentAtMs;
+    this.#ended = new Promise((resolve) => {
+      this.#resolveEnded = resolve;
+    });
+    this.#armDeadline();
+  }
+
+  /**
+   * Aborts when this process must stop acting as holder: with a LeaseLostError as reason
+   * when the lease was lost, with an AbortError after `release()`.
+   */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Resolves when the hold ends: to the LeaseLostError, or undefined after `release()`. */
+  get ended(): Promise<LeaseLostError | undefined> {
+    return this.#ended;
+  }
+
+  /** The loss, once lost. */
+  get lost(): LeaseLostError | undefined {
+    return this.#lost;
+  }
+
+  /** The lease as last written by this holder. */
+  get lease(): LeaseInspection {
+    return this.#lease;
+  }
+
+  /** Monotonic time (clock.monotonicMs) at which the last successful renewal was sent. */
+  get lastRenewSentAtMs(): number {
+    return this.#lastRenewSentAtMs;
+  }
+
+  /** Monotonic time until which this process may act as holder without a further renewal. */
+  get validUntilMs(): number {
+    return this.#lastRenewSentAtMs + this.#client.timing.renewDeadlineMs;
+  }
+
+  /**
+   * Whether the lease is held right now. Checks the clock itself, not only the deadline
+   * timer, so a late timer (a busy event loop) cannot extend the belief.
+   */
+  isHeld(): boolean {
+    return !this.#controller.signal.aborted && this.#client.clock.monotonicMs() < this.validUntilMs;
+  }
+
+  /**
+   * One renewal. Concurrent calls share the one in flight. A renewal that finds another
+   * holder ends the hold at once; a failed one (timeout, connection refused, 5xx) is
+   * retried by the next cycle until the renew deadline ends the hold.
+   */
+  renewOnce(): Promise<RenewOutcome> {
+    if (this.#stopped || this.#controller.signal.aborted) return Promise.resolve('inactive');
+    this.#inFlight ??= this.#renew().finally(() => {
+      this.#inFlight = undefined;
+    });
+    return this.#inFlight;
+  }
+
+  /** Starts this lease's own renewal loop (a LeaseManager drives renewals itself instead). */
+  startRenewing(): void {
+    void (async () => {
+      const { retryPeriodMs } = this.#client.timing;
+      while (!this.#stopped && !this.#controller.signal.aborted) {
+        const wait = retryPeriodMs * (1 + Math.random() * (retryJitterFactor - 1));
+        try {
+          await sleep(wait, undefined, { signal: this.#controller.signal });
+        } catch {
+          return;
+        }
+        await this.renewOnce();
+      }
+    })();
+  }
+
+  /**
+   * Stops renewing and gives the lease up (if this process still holds it on the server).
+   * The signal aborts whatever the outcome. Resolves to undefined when the hold had already
+   * been lost, in which case nothing is written.
+   */
+  async release(): Promise<ReleaseResult | undefined> {
+    if (this.#stopped) return undefined;
+    this.#stopped = true;
+    this.#clearDeadline();
+    await this.#inFlight?.catch(() => {});
+    const wasLost = this.#lost !== undefined;
+    this.#end(undefined, new DOMException('the lease was released', 'AbortError'));
+    this.#client.forgetWritten(this.node);
+    if (wasLost) return undefined;
+    return await this.#client.release(this.node);
+  }
+
+  async #renew(): Promise<RenewOutcome> {
+    try {
+      const result = await this.#client.renew(this.node, { signal: this.#controller.signal });
+      if (this.#controller.signal.aborted) return 'inactive';
+      if (result.renewed) {
+        this.#lease = result.lease;
+        this.#lastRenewSentAtMs = Math.max(this.#lastRenewSentAtMs, result.sentAtMs);
+        this.#armDeadline();
+        return 'renewed';
+      }
+      const who = result.holder === undefined ? 'nobody' : `'${result.holder}'`;
+      this.#lose(
+        result.because === 'absent'
+          ? 'the lease was deleted'
+          : result.because === 'foreign'
+            ? 'the lease now uses Coordinated Leader Election fields'
+            : `the lease is now held by ${who}`,
+        result.holder,
+      );
+      return 'lost';
+    } catch (error) {
+      if (this.#controller.signal.aborted) return 'inactive';
+      this.#lastError = error;
+      return 'failed';
+    }
+  }
+
+  #lastError: unknown;
+
+  #armDeadline(): void {
+    this.#clearDeadline();
+    const remaining = this.validUntilMs - this.#client.clock.monotonicMs();
+    this.#deadlineTimer = setTimeout(() => this.#onDeadline(), Math.max(0, remaining));
+  }
+
+  #onDeadline(): void {
+    this.#deadlineTimer = undefined;
+    if (this.#stopped || this.#controller.signal.aborted) return;
+    if (this.#client.clock.monotonicMs() < this.validUntilMs) {
+      this.#armDeadline();
+      return;
+    }
+    const cause = this.#lastError instanceof Error ? `: ${this.#lastError.message}` : '';
+    this.#lose(
+      `no successful renewal within the renew deadline (${this.#client.timing.renewDeadlineMs} ms)${cause}`,
+    );
+  }
+
+  #lose(why: string, holder?: string): void {
+    if (this.#controller.signal.aborted) return;
+    const error = new LeaseLostError(
+      `lost the maintenance lease of node ${this.node}: ${why}`,
+      this.node,
+      holder,
+      this.#lastError === undefined ? undefined : { cause: this.#lastError },
+    );
+    this.#lost = error;
+    this.#clearDeadline();
+    this.#client.forgetWritten(this.node);
+    this.#end(error, error);
+  }
+
+  #end(result: LeaseLostError | undefined, reason: unknown): void {
+    if (!this.#controller.signal.aborted) this.#controller.abort(reason);
+    this.#resolveEnded(result);
+  }
+
+  #clearDeadline(): void {
+    if (this.#deadlineTimer !== undefined) clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
+  }
+}

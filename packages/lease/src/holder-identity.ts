@@ -1,0 +1,32 @@
+import { LeaseConfigError } from './errors.js';
+
+/**
+ * Holder identities starting with this prefix are reserved for administrators (from the
+ * Node Maintenance Lease KEP): a lease whose holder starts with it counts as held whatever
+ * its times say, so `kubectl` alone can fence a node off from automation. No client of
+ * this package may use such an identity itself.
+ */
+export const reservedHolderPrefix = 'kubeadm';
+
+export function isReservedHolder(identity: string | undefined): boolean {
+  return identity?.startsWith(reservedHolderPrefix) ?? false;
+}
+
+/**
+ * Checks the identity a client will write as `holderIdentity`.
+ *
+ * @throws LeaseConfigError when it is empty or reserved.
+ */
+export function checkHolderIdentity(identity: string): string {
+  if (typeof identity !== 'string' || identity.trim() === '') {
+    throw new LeaseConfigError(
+      'a holder identity is required (a non-empty string unique to this participant)',
+    );
+  }
+  if (isReservedHolder(identity)) {
+    throw new LeaseConfigError(
+      `holder identity '${identity}' starts with the reserved prefix '${reservedHolderPrefix}', which is for administrators only`,
+    );
+  }
+  return identity;
+}

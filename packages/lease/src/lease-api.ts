@@ -1,0 +1,209 @@
+import {
+  ApiException,
+  CoordinationV1Api,
+  CoreV1Api,
+  type KubeConfig,
+  Observable,
+  type ObservableMiddleware,
+  type RequestContext,
+  type ResponseContext,
+  type V1Lease,
+  type V1Node,
+} from '@kubernetes/client-node';
+import { LeaseApiError } from './errors.js';
+
+/**
+ * The few calls the lease client makes, with two things client-node does not do by itself:
+ * a per-request timeout (a hung request must not outlive a renew deadline; client-go uses
+ * max(1 s, renewDeadline / 2) for the same reason) plus the caller's AbortSignal, and
+ * errors turned into LeaseApiError.
+ */
+export class LeaseApi {
+  readonly #leases: CoordinationV1Api;
+  readonly #core: CoreV1Api;
+
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly requestTimeoutMs: number,
+  ) {
+    this.#leases = kubeConfig.makeApiClient(CoordinationV1Api);
+    this.#core = kubeConfig.makeApiClient(CoreV1Api);
+  }
+
+  /** The lease, or undefined when it does not exist. */
+  async read(namespace: string, name: string, signal?: AbortSignal): Promise<V1Lease | undefined> {
+    try {
+      return await this.#leases.readNamespacedLease({ name, namespace }, this.#options(signal));
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return undefined;
+      throw toLeaseApiError(error, `read lease ${namespace}/${name}`);
+    }
+  }
+
+  /** Creates the lease; resolves to undefined when it already exists (409 AlreadyExists). */
+  async create(namespace: string, body: V1Lease, signal?: AbortSignal): Promise<V1Lease | undefined> {
+    try {
+      return await this.#leases.createNamespacedLease({ namespace, body }, this.#options(signal));
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 409) return undefined;
+      throw toLeaseApiError(error, `create lease ${namespace}/${body.metadata?.name}`);
+    }
+  }
+
+  /**
+   * PUTs the lease with the resourceVersion it carries. Resolves to undefined on 409
+   * Conflict (someone wrote in between, or the lease was deleted and recreated): the
+   * caller must re-read and decide again.
+   */
+  async replace(namespace: string, body: V1Lease, signal?: AbortSignal): Promise<V1Lease | undefined> {
+    const name = body.metadata?.name ?? '';
+    try {
+      return await this.#leases.replaceNamespacedLease({ name, namespace, body }, this.#options(signal));
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 409) return undefined;
+      throw toLeaseApiError(error, `update lease ${namespace}/${name}`);
+    }
+  }
+
+  /**
+   * Deletes the lease if it is still exactly `lease` (resourceVersion and UID
+   * preconditions). Resolves to false on 409 (it changed) and true when it is gone.
+   */
+  async delete(namespace: string, lease: V1Lease, signal?: AbortSignal): Promise<boolean> {
+    const name = lease.metadata?.name ?? '';
+    try {
+      await this.#leases.deleteNamespacedLease(
+        {
+          name,
+          namespace,
+          body: {
+            preconditions: { resourceVersion: lease.metadata?.resourceVersion, uid: lease.metadata?.uid },
+          },
+        },
+        this.#options(signal),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 409) return false;
+      if (error instanceof ApiException && error.code === 404) return true;
+      throw toLeaseApiError(error, `delete lease ${namespace}/${name}`);
+    }
+  }
+
+  async list(namespace: string, signal?: AbortSignal) {
+    try {
+      return await this.#leases.listNamespacedLease({ namespace }, this.#options(signal));
+    } catch (error) {
+      throw toLeaseApiError(error, `list leases in ${namespace}`);
+    }
+  }
+
+  /** Creates the namespace unless it exists. */
+  async ensureNamespace(namespace: string, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.#core.createNamespace({ body: { metadata: { name: namespace } } }, this.#options(signal));
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 409) return;
+      throw toLeaseApiError(error, `create namespace ${namespace}`);
+    }
+  }
+
+  async readNode(name: string, signal?: AbortSignal): Promise<V1Node> {
+    try {
+      return await this.#core.readNode({ name }, this.#options(signal));
+    } catch (error) {
+      throw toLeaseApiError(error, `read node ${name}`);
+    }
+  }
+
+  #options(signal: AbortSignal | undefined) {
+    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
+    const middleware: ObservableMiddleware = {
+      pre: (context: RequestContext) => {
+        context.setSignal(combined);
+        return new Observable(Promise.resolve(context));
+      },
+      post: (context: ResponseContext) => new Observable(Promise.resolve(context)),
+    };
+    return { middleware: [middleware], middlewareMergeStrategy: 'append' as const };
+  }
+}
+
+/** The parts of a Kubernetes Status this package reads. */
+interface StatusBody {
+  readonly message?: string;
+  readonly reason?: string;
+}
+
+function statusOf(body: unknown): StatusBody {
+  if (typeof body === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as StatusBody) : {};
+    } catch {
+      return {};
+    }
+  }
+  return typeof body === 'object' && body !== null ? (body as StatusBody) : {};
+}
+
+/** Classifies any error thrown by client-node (or by fetch underneath it). */
+export function toLeaseApiError(error: unknown, operation: string): LeaseApiError {
+  if (error instanceof LeaseApiError) return error;
+  if (error instanceof ApiException) {
+    const status = statusOf(error.body);
+    const code: number = error.code;
+    const kind =
+      code === 401
+        ? 'unauthorized'
+        : code === 403
+          ? 'forbidden'
+          : code === 404
+            ? 'not-found'
+            : code === 409
+              ? 'conflict'
+              : code === 400 || code === 422
+                ? 'invalid'
+                : 'server';
+    const detail = status.message ?? (code === 401 ? 'Unauthorized' : `HTTP ${code}`);
+    return new LeaseApiError(`${operation}: ${detail} (HTTP ${code})`, kind, code, status.reason, {
+      cause: error,
+    });
+  }
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    const timedOut = error.name === 'TimeoutError' || isTimeoutReason(error);
+    return new LeaseApiError(
+      `${operation}: ${timedOut ? 'no answer within the request timeout' : 'aborted'}`,
+      timedOut ? 'timeout' : 'unreachable',
+      undefined,
+      undefined,
+      { cause: error },
+    );
+  }
+  const code = networkCode(error);
+  const text = error instanceof Error ? error.message : String(error);
+  return new LeaseApiError(
+    `${operation}: cannot reach the API server${code !== undefined ? ` (${code})` : ''}: ${text}`,
+    'unreachable',
+    undefined,
+    undefined,
+    { cause: error },
+  );
+}
+
+function isTimeoutReason(error: Error): boolean {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error && cause.name === 'TimeoutError';
+}
+
+/** The errno-style code (ECONNREFUSED, ...) somewhere in an undici error's cause chain. */
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,163 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type KubeConfig, type V1Lease, Watch } from '@kubernetes/client-node';
+import type { LeaseInspection } from './inspection.js';
+import type { LeaseApi } from './lease-api.js';
+
+/** One change to a lease in the watched namespace. */
+export interface LeaseChange {
+  readonly type: 'added' | 'modified' | 'deleted';
+  /** The node the lease belongs to, or undefined when its name is not a node lease in this layout. */
+  readonly node: string | undefined;
+  readonly leaseName: string;
+  /** The lease as judged right after this change (state `absent` after a deletion). */
+  readonly inspection: LeaseInspection;
+}
+
+export interface WatchLeasesParams {
+  readonly kubeConfig: KubeConfig;
+  readonly api: LeaseApi;
+  readonly namespace: string;
+  readonly retryPeriodMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly describe: (
+    leaseName: string,
+    lease: V1Lease | undefined,
+  ) => { node: string | undefined; inspection: LeaseInspection };
+}
+
+/**
+ * The server closes a watch after `timeoutSeconds`; keeping it under client-node's 30 s
+ * inactivity timeout means a quiet namespace ends its watch cleanly and resumes from the
+ * last resourceVersion instead of being aborted as an error.
+ */
+const watchTimeoutSeconds = 25;
+
+/**
+ * List, then watch from the list's resourceVersion; resume from the last seen version
+ * when a watch ends; list again when the version has expired (410 Gone) or the
+ * connection failed, reporting only the differences.
+ */
+export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<LeaseChange> {
+  const { api, namespace, describe } = params;
+  const stop = new AbortController();
+  const onOuterAbort = () => stop.abort();
+  params.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  if (params.signal?.aborted) stop.abort();
+
+  const queue: LeaseChange[] = [];
+  let failure: unknown;
+  let finished = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  /** Lease name → resourceVersion of what has been reported. */
+  const known = new Map<string, string>();
+
+  const emit = (type: LeaseChange['type'], leaseName: string, lease: V1Lease | undefined) => {
+    if (lease === undefined) known.delete(leaseName);
+    else known.set(leaseName, lease.metadata?.resourceVersion ?? '');
+    queue.push({ type, leaseName, ...describe(leaseName, lease) });
+    notify();
+  };
+
+  const relist = async (): Promise<string | undefined> => {
+    const list = await api.list(namespace, stop.signal);
+    const present = new Set<string>();
+    for (const lease of list.items) {
+      const name = lease.metadata?.name ?? '';
+      present.add(name);
+      const previous = known.get(name);
+      if (previous === undefined) emit('added', name, lease);
+      else if (previous !== lease.metadata?.resourceVersion) emit('modified', name, lease);
+    }
+    for (const name of [...known.keys()]) if (!present.has(name)) emit('deleted', name, undefined);
+    return list.metadata?.resourceVersion;
+  };
+
+  /** One watch stream; resolves to the version to resume from, or undefined to re-list. */
+  const watchOnce = (resourceVersion: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      let last: string | undefined = resourceVersion;
+      new Watch(params.kubeConfig)
+        .watch(
+          `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`,
+          { resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchTimeoutSeconds },
+          (phase: string, object: V1Lease & { code?: number }) => {
+            if (phase === 'BOOKMARK') {
+              last = object.metadata?.resourceVersion ?? last;
+            } else if (phase === 'ERROR') {
+              last = undefined; // 410 Gone or another error: start over with a list
+            } else {
+              const name = object.metadata?.name ?? '';
+              last = object.metadata?.resourceVersion ?? last;
+              if (phase === 'DELETED') emit('deleted', name, undefined);
+              else emit(known.has(name) ? 'modified' : 'added', name, object);
+            }
+          },
+          (error: unknown) => (error && !stop.signal.aborted ? reject(error) : resolve(last)),
+        )
+        .then((controller) => {
+          if (stop.signal.aborted) controller.abort();
+          else stop.signal.addEventListener('abort', () => controller.abort(), { once: true });
+        }, reject);
+    });
+
+  const run = async () => {
+    let resourceVersion: string | undefined;
+    let listedOnce = false;
+    while (!stop.signal.aborted) {
+      try {
+        if (resourceVersion === undefined) {
+          resourceVersion = await relist();
+          listedOnce = true;
+        }
+        if (resourceVersion !== undefined) resourceVersion = await watchOnce(resourceVersion);
+      } catch (error) {
+        if (stop.signal.aborted) break;
+        if (!listedOnce) {
+          failure = error;
+          break;
+        }
+        // Connection refused while the API server restarts, a broken stream: retry later
+        // and re-list, so that nothing missed in between goes unreported.
+        resourceVersion = undefined;
+        await sleep(params.retryPeriodMs, undefined, { signal: stop.signal }).catch(() => {});
+      }
+    }
+    finished = true;
+    params.signal?.removeEventListener('abort', onOuterAbort);
+    notify();
+  };
+  void run();
+
+  const iterator: AsyncIterableIterator<LeaseChange> = {
+    async next(): Promise<IteratorResult<LeaseChange>> {
+      for (;;) {
+        const change = queue.shift();
+        if (change !== undefined) return { value: change, done: false };
+        if (failure !== undefined) {
+          const error = failure;
+          failure = undefined;
+          finished = true;
+          throw error;
+        }
+        if (finished || stop.signal.aborted) return { value: undefined, done: true };
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+    },
+    async return(): Promise<IteratorResult<LeaseChange>> {
+      stop.abort();
+      queue.length = 0;
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

@@ -1,0 +1,158 @@
+import type { KubeConfig, V1Lease } from '@kubernetes/client-node';
+import { type Clock, systemClock } from './clock.js';
+import { LeaseConfigError } from './errors.js';
+import { defaultMaxClockSkewMs, judgeExpiry, ObservationLog, type RemoteRenewTimePolicy } from './expiry.js';
+import {
+  absentInspection,
+  describeLease,
+  isUnderMaintenanceState,
+  type LeaseAddress,
+  type LeaseInspection,
+} from './inspection.js';
+import { LeaseApi } from './lease-api.js';
+import { readLeaseRecord } from './lease-record.js';
+import { type LeaseChange, watchLeases } from './lease-watch.js';
+import { type LeaseLocation, nodeNamedLeases } from './location.js';
+import { type LeaseTiming, resolveLeaseTiming } from './timing.js';
+
+export interface NodeLeaseObserverOptions {
+  /** Credentials and cluster (e.g. `KubeConfig.loadFromDefault()`). */
+  readonly kubeConfig: KubeConfig;
+  /**
+   * Namespace and naming of the leases. Default: the KEP layout, namespace
+   * `kube-node-maintenance`, lease named after the node. See `medik8sLeases()`.
+   */
+  readonly location?: LeaseLocation;
+  /** Shorthand for `location: nodeNamedLeases(namespace)`; ignored when `location` is set. */
+  readonly namespace?: string;
+  /**
+   * Timing. Its `leaseDurationSeconds` is also what a lease without a usable duration is
+   * judged with. Default: `defaultLeaseTiming`.
+   */
+  readonly timing?: Partial<LeaseTiming>;
+  /**
+   * Opt-in: also judge expiry by the lease's remote renewTime plus an allowance for clock
+   * skew (`true` means the KEP's 3 s). Off by default: expiry is then judged only on the
+   * local clock from when this client last saw the lease change.
+   */
+  readonly trustRenewTime?: boolean | RemoteRenewTimePolicy;
+  /** Injectable clock, for tests. */
+  readonly clock?: Clock;
+  /** Per-request timeout. Default: max(1 s, renewDeadline / 2), as client-go. */
+  readonly requestTimeoutMs?: number;
+}
+
+/**
+ * Reads node maintenance leases without ever writing them: for health checkers,
+ * autoscalers and other tools that must leave nodes under maintenance alone.
+ */
+export class NodeLeaseObserver {
+  readonly location: LeaseLocation;
+  readonly timing: LeaseTiming;
+  readonly clock: Clock;
+  protected readonly api: LeaseApi;
+  protected readonly observations: ObservationLog;
+  protected readonly remote: RemoteRenewTimePolicy | undefined;
+  protected readonly kubeConfig: KubeConfig;
+
+  constructor(options: NodeLeaseObserverOptions) {
+    if (options.kubeConfig === undefined) throw new LeaseConfigError('kubeConfig is required');
+    this.kubeConfig = options.kubeConfig;
+    this.location = options.location ?? nodeNamedLeases(options.namespace);
+    this.timing = resolveLeaseTiming(options.timing);
+    this.clock = options.clock ?? systemClock;
+    this.observations = new ObservationLog(this.clock);
+    const trust = options.trustRenewTime;
+    this.remote =
+      trust === true ? { maxClockSkewMs: defaultMaxClockSkewMs } : trust === false ? undefined : trust;
+    if (this.remote !== undefined && !(this.remote.maxClockSkewMs >= 0)) {
+      throw new LeaseConfigError(
+        `trustRenewTime.maxClockSkewMs must be >= 0 (got ${this.remote.maxClockSkewMs})`,
+      );
+    }
+    this.api = new LeaseApi(
+      options.kubeConfig,
+      options.requestTimeoutMs ?? Math.max(1000, Math.round(this.timing.renewDeadlineMs / 2)),
+    );
+  }
+
+  /** The identity whose leases count as "mine" in inspections (none for an observer). */
+  protected get identity(): string | undefined {
+    return undefined;
+  }
+
+  get namespace(): string {
+    return this.location.namespace;
+  }
+
+  protected address(node: string): LeaseAddress {
+    return { node, namespace: this.location.namespace, leaseName: this.location.leaseName(node) };
+  }
+
+  protected key(address: LeaseAddress): string {
+    return `${address.namespace}/${address.leaseName}`;
+  }
+
+  /** Records a lease read from the server and judges it. */
+  protected judge(address: LeaseAddress, lease: V1Lease | undefined): LeaseInspection {
+    if (lease === undefined) {
+      this.observations.forget(this.key(address));
+      return absentInspection(address);
+    }
+    const record = readLeaseRecord(lease);
+    const observedAtMs = this.observations.observe(this.key(address), record);
+    const judgement = judgeExpiry(
+      record,
+      observedAtMs,
+      this.clock,
+      this.timing.leaseDurationSeconds,
+      this.remote,
+    );
+    return describeLease(
+      address,
+      record,
+      judgement,
+      this.identity,
+      this.clock.now(),
+      lease.metadata?.resourceVersion,
+    );
+  }
+
+  /**
+   * Reads a node's lease and reports holder, times and expiry as this client judges it.
+   * Note the local-clock rule: a process that has just started judges any held lease as
+   * held for a whole duration from now, whatever its renewTime says.
+   *
+   * @throws LeaseApiError when the server refuses or cannot be reached.
+   */
+  async inspect(node: string, options: { signal?: AbortSignal } = {}): Promise<LeaseInspection> {
+    const address = this.address(node);
+    return this.judge(address, await this.api.read(address.namespace, address.leaseName, options.signal));
+  }
+
+  /** Whether the node's lease is held (unexpired) or reserved: automation should leave it alone. */
+  async isUnderMaintenance(node: string, options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    return isUnderMaintenanceState(await this.inspect(node, options));
+  }
+
+  /**
+   * The lease changes in the namespace, as an async iterator: first one `added` per existing
+   * lease, then every change. It survives API server restarts and watch expiry (re-lists
+   * and resumes); it ends when `signal` aborts or the loop breaks. A failure of the first
+   * list (403, unreachable) is thrown from the iterator.
+   */
+  watch(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<LeaseChange> {
+    return watchLeases({
+      kubeConfig: this.kubeConfig,
+      api: this.api,
+      namespace: this.location.namespace,
+      retryPeriodMs: this.timing.retryPeriodMs,
+      signal: options.signal,
+      describe: (leaseName, lease) => {
+        const node = this.location.nodeOf(leaseName);
+        const address = { node: node ?? leaseName, namespace: this.location.namespace, leaseName };
+        return { node, inspection: this.judge(address, lease) };
+      },
+    });
+  }
+}

@@ -1,0 +1,89 @@
+import { LeaseConfigError } from './errors.js';
+
+/**
+ * The three timing parameters of the lease algorithm, with the meaning client-go's
+ * leader election gives them.
+ *
+ * - `leaseDurationSeconds` is written into the lease. Another client may take the lease
+ *   over once it has seen no change to it for this long (see expiry.ts).
+ * - `renewDeadlineMs` bounds how long a holder keeps believing it holds the lease
+ *   without a successful renewal, counted from the start of the last renewal that
+ *   succeeded. It must be shorter than the duration: the difference is the safety margin
+ *   between "the holder gives up" and "someone else may take over".
+ * - `retryPeriodMs` is the pause between attempts (acquire polling, renewals).
+ */
+export interface LeaseTiming {
+  readonly leaseDurationSeconds: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+}
+
+/** The documented upper bound for `leaseDurationSeconds` (the KEP's one hour). */
+export const maxLeaseDurationSeconds = 3600;
+
+/**
+ * Attempts are spread by up to this factor of the retry period (client-go's JitterFactor),
+ * which is why the renew deadline must exceed `retryJitterFactor × retryPeriod`: at least one
+ * renewal attempt must fit inside the deadline even with the largest jitter.
+ */
+export const retryJitterFactor = 1.2;
+
+/**
+ * Defaults sized for maintenance rather than leader election: a minute of validity, a
+ * renewal every ten seconds, and 20 s of margin between the holder giving up and the
+ * lease becoming takeable.
+ */
+export const defaultLeaseTiming: LeaseTiming = {
+  leaseDurationSeconds: 60,
+  renewDeadlineMs: 40_000,
+  retryPeriodMs: 10_000,
+};
+
+/** Everything wrong with `timing`, one sentence per problem (empty when valid). */
+export function leaseTimingProblems(timing: LeaseTiming): string[] {
+  const problems: string[] = [];
+  const { leaseDurationSeconds: duration, renewDeadlineMs: deadline, retryPeriodMs: retry } = timing;
+  if (!Number.isInteger(duration) || duration < 1) {
+    problems.push(`leaseDurationSeconds must be a whole number of seconds >= 1 (got ${duration})`);
+  } else if (duration > maxLeaseDurationSeconds) {
+    problems.push(`leaseDurationSeconds must not exceed ${maxLeaseDurationSeconds} (got ${duration})`);
+  }
+  if (!Number.isFinite(deadline) || deadline <= 0) {
+    problems.push(`renewDeadlineMs must be > 0 (got ${deadline})`);
+  }
+  if (!Number.isFinite(retry) || retry <= 0) {
+    problems.push(`retryPeriodMs must be > 0 (got ${retry})`);
+  }
+  if (problems.length > 0) return problems;
+  if (duration * 1000 <= deadline) {
+    problems.push(
+      `the lease duration (${duration * 1000} ms) must be greater than the renew deadline (${deadline} ms)`,
+    );
+  }
+  if (deadline <= retryJitterFactor * retry) {
+    problems.push(
+      `the renew deadline (${deadline} ms) must be greater than ${retryJitterFactor} × the retry period (${retry} ms)`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * Completes and validates timing options. When only the duration is given, the renew
+ * deadline and retry period scale with it in the default proportions (2/3 and 1/6 of the
+ * duration), so `{ leaseDurationSeconds: 3 }` is a valid, short timing for tests.
+ *
+ * @throws LeaseConfigError listing every problem.
+ */
+export function resolveLeaseTiming(options: Partial<LeaseTiming> = {}): LeaseTiming {
+  const leaseDurationSeconds = options.leaseDurationSeconds ?? defaultLeaseTiming.leaseDurationSeconds;
+  const scale = leaseDurationSeconds / defaultLeaseTiming.leaseDurationSeconds;
+  const timing: LeaseTiming = {
+    leaseDurationSeconds,
+    renewDeadlineMs: options.renewDeadlineMs ?? Math.round(defaultLeaseTiming.renewDeadlineMs * scale),
+    retryPeriodMs: options.retryPeriodMs ?? Math.round(defaultLeaseTiming.retryPeriodMs * scale),
+  };
+  const problems = leaseTimingProblems(timing);
+  if (problems.length > 0) throw new LeaseConfigError(`invalid lease timing: ${problems.join('; ')}`);
+  return timing;
+}

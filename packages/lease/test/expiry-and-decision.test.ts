@@ -1,0 +1,181 @@
+import type { V1Lease } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { decideAcquire } from '../src/decision.js';
+import { judgeExpiry, ObservationLog } from '../src/expiry.js';
+import { readLeaseRecord } from '../src/lease-record.js';
+import { FakeClock } from './helpers/fake-clock.js';
+
+const fallback = 60;
+
+function lease(spec: Record<string, unknown>): V1Lease {
+  return { metadata: { name: 'n1' }, spec: spec as V1Lease['spec'] };
+}
+
+const heldByBob = (renewTime: string, extra: Record<string, unknown> = {}) =>
+  readLeaseRecord(
+    lease({
+      holderIdentity: 'bob',
+      leaseDurationSeconds: 10,
+      acquireTime: renewTime,
+      renewTime,
+      leaseTransitions: 2,
+      ...extra,
+    }),
+  );
+
+describe('expiry judged on the local clock (client-go rule)', () => {
+  it('expires a whole duration after this client last saw a change, not before', () => {
+    const clock = new FakeClock();
+    const log = new ObservationLog(clock);
+    const record = heldByBob('2026-01-01T00:00:00.000000Z');
+    let observed = log.observe('ns/n1', record);
+    expect(judgeExpiry(record, observed, clock, fallback)).toMatchObject({
+      state: 'held',
+      expiresInMs: 10_000,
+    });
+    clock.advance(9_999);
+    observed = log.observe('ns/n1', record);
+    expect(judgeExpiry(record, observed, clock, fallback)).toMatchObject({ state: 'held', expiresInMs: 1 });
+    clock.advance(1);
+    expect(judgeExpiry(record, log.observe('ns/n1', record), clock, fallback)).toMatchObject({
+      state: 'expired',
+      expiresInMs: 0,
+      decidedBy: 'local-observation',
+    });
+  });
+
+  it('restarts the timer whenever the lease changes (a renewal)', () => {
+    const clock = new FakeClock();
+    const log = new ObservationLog(clock);
+    log.observe('k', heldByBob('2026-01-01T00:00:00.000000Z'));
+    clock.advance(9_000);
+    const renewed = heldByBob('2026-01-01T00:00:09.000000Z');
+    const observed = log.observe('k', renewed);
+    clock.advance(9_000);
+    expect(judgeExpiry(renewed, observed, clock, fallback).state).toBe('held');
+  });
+
+  it('ignores a remote clock that is far off in either direction', () => {
+    for (const renewTime of ['1999-01-01T00:00:00.000000Z', '2099-01-01T00:00:00.000000Z']) {
+      const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'));
+      const log = new ObservationLog(clock);
+      const record = heldByBob(renewTime);
+      const observed = log.observe('k', record);
+      expect(judgeExpiry(record, observed, clock, fallback).state).toBe('held');
+      clock.stepWall(-3_600_000); // the local wall clock jumping does not matter either
+      clock.advance(10_000);
+      expect(judgeExpiry(record, observed, clock, fallback).state).toBe('expired');
+    }
+  });
+
+  it('uses the client’s own duration when the lease has a holder but no usable duration', () => {
+    const clock = new FakeClock();
+    const record = readLeaseRecord(lease({ holderIdentity: 'bob' }));
+    const observed = new ObservationLog(clock).observe('k', record);
+    clock.advance(59_000);
+    expect(judgeExpiry(record, observed, clock, fallback).state).toBe('held');
+    clock.advance(1_000);
+    expect(judgeExpiry(record, observed, clock, fallback).state).toBe('expired');
+  });
+
+  it('never expires an administrator’s kubeadm hold, and an empty holder is free at once', () => {
+    const clock = new FakeClock();
+    const reserved = readLeaseRecord(lease({ holderIdentity: 'kubeadm-alice' }));
+    const observed = new ObservationLog(clock).observe('k', reserved);
+    clock.advance(10 * 365 * 86_400_000);
+    expect(judgeExpiry(reserved, observed, clock, fallback).state).toBe('reserved');
+    const free = readLeaseRecord(lease({ holderIdentity: '', leaseDurationSeconds: 1 }));
+    expect(judgeExpiry(free, clock.monotonicMs(), clock, fallback).state).toBe('free');
+    expect(judgeExpiry(readLeaseRecord(lease({})), clock.monotonicMs(), clock, fallback).state).toBe('free');
+  });
+});
+
+describe('expiry judged by the remote renewTime (opt-in)', () => {
+  const policy = { maxClockSkewMs: 3000 };
+
+  it('lets a fresh observer take over a long-abandoned lease at once', () => {
+    const clock = new FakeClock(new Date('2026-01-01T02:00:00Z'));
+    const record = heldByBob('2026-01-01T00:00:00.000000Z', { leaseDurationSeconds: 3600 });
+    const observed = new ObservationLog(clock).observe('k', record);
+    const judgement = judgeExpiry(record, observed, clock, fallback, policy);
+    expect(judgement.state).toBe('expired');
+    expect(judgement.decidedBy).toBe('remote-renew-time');
+    expect(judgement.expiresInMs).toBe(-3600_000 + 3000);
+    // The local rule alone would wait the whole hour.
+    expect(judgeExpiry(record, observed, clock, fallback).state).toBe('held');
+  });
+
+  it('adds the skew allowance to renewTime + duration', () => {
+    const clock = new FakeClock(new Date('2026-01-01T00:00:12.999Z'));
+    const record = heldByBob('2026-01-01T00:00:00.000000Z');
+    const observed = new ObservationLog(clock).observe('k', record);
+    expect(judgeExpiry(record, observed, clock, fallback, policy)).toMatchObject({
+      state: 'held',
+      expiresInMs: 1,
+    });
+    clock.advance(1);
+    expect(judgeExpiry(record, observed, clock, fallback, policy).state).toBe('expired');
+  });
+
+  it('never extends a lease beyond the local rule when the writer’s clock runs ahead', () => {
+    const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'));
+    const record = heldByBob('2026-06-01T00:00:00.000000Z');
+    const observed = new ObservationLog(clock).observe('k', record);
+    clock.advance(10_000);
+    expect(judgeExpiry(record, observed, clock, fallback, policy)).toMatchObject({
+      state: 'expired',
+      decidedBy: 'local-observation',
+    });
+  });
+});
+
+describe('acquire decision table', () => {
+  const judged = (state: 'free' | 'held' | 'expired' | 'reserved') => ({ state });
+
+  it('creates an absent lease', () => {
+    expect(decideAcquire(undefined, 'me', { state: 'absent' })).toEqual({ action: 'create' });
+  });
+
+  it('renews its own lease, even when it judges it expired', () => {
+    const mine = readLeaseRecord(lease({ holderIdentity: 'me', leaseDurationSeconds: 10 }));
+    expect(decideAcquire(mine, 'me', judged('held'))).toEqual({ action: 'renew' });
+    expect(decideAcquire(mine, 'me', judged('expired'))).toEqual({ action: 'renew' });
+  });
+
+  it('takes a free or expired lease and refuses a held one', () => {
+    const bob = heldByBob('2026-01-01T00:00:00.000000Z');
+    expect(decideAcquire(readLeaseRecord(lease({ holderIdentity: '' })), 'me', judged('free'))).toEqual({
+      action: 'take',
+      from: 'free',
+      previousHolder: '',
+    });
+    expect(decideAcquire(bob, 'me', judged('expired'))).toEqual({
+      action: 'take',
+      from: 'expired',
+      previousHolder: 'bob',
+    });
+    expect(decideAcquire(bob, 'me', judged('held'))).toEqual({
+      action: 'refuse',
+      because: 'held',
+      holder: 'bob',
+    });
+  });
+
+  it('refuses reserved leases and foreign (Coordinated Leader Election) leases, even expired or its own', () => {
+    const reserved = readLeaseRecord(lease({ holderIdentity: 'kubeadm' }));
+    expect(decideAcquire(reserved, 'me', judged('reserved'))).toMatchObject({
+      action: 'refuse',
+      because: 'reserved',
+    });
+    const foreign = heldByBob('2026-01-01T00:00:00.000000Z', { strategy: 'OldestEmulationVersion' });
+    expect(decideAcquire(foreign, 'me', judged('expired'))).toMatchObject({
+      action: 'refuse',
+      because: 'foreign',
+    });
+    const preferred = readLeaseRecord(lease({ holderIdentity: 'me', preferredHolder: 'x' }));
+    expect(decideAcquire(preferred, 'me', judged('held'))).toMatchObject({
+      action: 'refuse',
+      because: 'foreign',
+    });
+  });
+});

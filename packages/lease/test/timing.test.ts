@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LeaseConfigError } from '../src/errors.js';
+import {
+  defaultLeaseTiming,
+  leaseTimingProblems,
+  maxLeaseDurationSeconds,
+  resolveLeaseTiming,
+} from '../src/timing.js';
+
+describe('lease timing', () => {
+  it('has valid defaults sized for maintenance', () => {
+    expect(leaseTimingProblems(defaultLeaseTiming)).toEqual([]);
+    expect(resolveLeaseTiming()).toEqual(defaultLeaseTiming);
+  });
+
+  it('derives deadline and retry from a duration alone, down to one second', () => {
+    expect(resolveLeaseTiming({ leaseDurationSeconds: 3 })).toEqual({
+      leaseDurationSeconds: 3,
+      renewDeadlineMs: 2000,
+      retryPeriodMs: 500,
+    });
+    expect(() => resolveLeaseTiming({ leaseDurationSeconds: 1 })).not.toThrow();
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: maxLeaseDurationSeconds }), (seconds) => {
+        expect(leaseTimingProblems(resolveLeaseTiming({ leaseDurationSeconds: seconds }))).toEqual([]);
+      }),
+    );
+  });
+
+  it('requires duration > renew deadline', () => {
+    expect(() =>
+      resolveLeaseTiming({ leaseDurationSeconds: 2, renewDeadlineMs: 2000, retryPeriodMs: 100 }),
+    ).toThrow(/must be greater than the renew deadline/);
+  });
+
+  it('requires renew deadline > 1.2 × retry period', () => {
+    expect(
+      leaseTimingProblems({ leaseDurationSeconds: 10, renewDeadlineMs: 1200, retryPeriodMs: 1000 }),
+    ).toEqual(['the renew deadline (1200 ms) must be greater than 1.2 × the retry period (1000 ms)']);
+    expect(
+      leaseTimingProblems({ leaseDurationSeconds: 10, renewDeadlineMs: 1201, retryPeriodMs: 1000 }),
+    ).toEqual([]);
+  });
+
+  it('caps the duration at one hour and wants whole, positive seconds', () => {
+    expect(leaseTimingProblems({ ...defaultLeaseTiming, leaseDurationSeconds: 3600 })).toEqual([]);
+    expect(leaseTimingProblems({ ...defaultLeaseTiming, leaseDurationSeconds: 3601 })[0]).toMatch(
+      /must not exceed 3600/,
+    );
+    expect(leaseTimingProblems({ ...defaultLeaseTiming, leaseDurationSeconds: 1.5 })[0]).toMatch(
+      /whole number/,
+    );
+    expect(leaseTimingProblems({ ...defaultLeaseTiming, leaseDurationSeconds: 0 })[0]).toMatch(
+      /whole number/,
+    );
+    expect(
+      leaseTimingProblems({ leaseDurationSeconds: 60, renewDeadlineMs: 0, retryPeriodMs: -1 }),
+    ).toHaveLength(2);
+  });
+
+  it('throws a LeaseConfigError naming every problem', () => {
+    try {
+      resolveLeaseTiming({ leaseDurationSeconds: 5000, renewDeadlineMs: Number.NaN });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(LeaseConfigError);
+      expect((error as Error).message).toMatch(/3600.*renewDeadlineMs/);
+    }
+  });
+});
