@@ -1,0 +1,254 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type ClusterEvent,
+  type ClusterPhaseSource,
+  checkClusterTransition,
+  checkMachineTransition,
+  clusterEvents,
+  clusterPhase,
+  clusterPhases,
+  isDeletionRequestedForTest,
+  type MachineEvent,
+  type MachinePhaseSource,
+  machineEvents,
+  machinePhase,
+  machinePhases,
+} from './property-support.js';
+
+const timestamp = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.constant(''),
+  fc.constant('0001-01-01T00:00:00Z'),
+  fc
+    .date({ min: new Date('2019-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
+);
+const optionalText = fc.oneof(fc.constant(undefined), fc.constant(null), fc.constant(''), fc.string());
+const storedPhaseArb = (values: readonly string[]) =>
+  fc.oneof(
+    fc.constantFrom(...values),
+    fc.constantFrom('Running', 'Creating', 'Ready'),
+    fc.string(),
+    fc.constant(undefined),
+  );
+
+const anyMachine: fc.Arbitrary<MachinePhaseSource> = fc.record({
+  metadata: fc.record({ deletionTimestamp: timestamp }),
+  spec: fc.record({ bootstrap: fc.record({ data: optionalText }) }),
+  status: fc.record({
+    phase: storedPhaseArb(machinePhases),
+    bootstrapReady: fc.boolean(),
+    infrastructureReady: fc.boolean(),
+    nodeRef: fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.constant({}),
+      fc.constant({ name: 'n1' }),
+    ),
+    errorReason: optionalText,
+    errorMessage: optionalText,
+  }),
+});
+
+const anyCluster: fc.Arbitrary<ClusterPhaseSource> = fc.record({
+  metadata: fc.record({ deletionTimestamp: timestamp }),
+  spec: fc.record({
+    infrastructureRef: fc.oneof(fc.constant(undefined), fc.constant(null), fc.constant({ name: 'c' })),
+  }),
+  status: fc.record({
+    phase: storedPhaseArb(clusterPhases),
+    infrastructureReady: fc.boolean(),
+    errorReason: optionalText,
+    errorMessage: optionalText,
+  }),
+});
+
+function withPhase<T extends { status?: object | null | undefined }>(object: T, phase: string): T {
+  return { ...object, status: { ...object.status, phase } };
+}
+
+describe('Machine phase properties', () => {
+  it('applying the rules twice gives the same phase as once', () => {
+    fc.assert(
+      fc.property(anyMachine, (m) => {
+        const once = machinePhase(m);
+        expect(machinePhase(withPhase(m, once))).toBe(once);
+      }),
+    );
+  });
+
+  it('a deletion timestamp always yields deleting', () => {
+    fc.assert(
+      fc.property(anyMachine, (m) => {
+        if (isDeletionRequestedForTest(m.metadata?.deletionTimestamp))
+          expect(machinePhase(m)).toBe('deleting');
+      }),
+    );
+  });
+
+  it('never writes an empty phase or deleted', () => {
+    fc.assert(
+      fc.property(anyMachine, (m) => {
+        expect(['', 'deleted']).not.toContain(machinePhase(m));
+      }),
+    );
+  });
+
+  it('agrees with the precedence read from the top: deleting, failed, running, provisioned, provisioning, kept', () => {
+    fc.assert(
+      fc.property(anyMachine, (m) => {
+        const s = m.status ?? {};
+        const previous = s.phase ?? '';
+        const deleting = isDeletionRequestedForTest(m.metadata?.deletionTimestamp);
+        const bootstrap = s.bootstrapReady === true || (!deleting && m.spec?.bootstrap?.data != null);
+        const expected = deleting
+          ? 'deleting'
+          : s.errorReason != null || s.errorMessage != null
+            ? 'failed'
+            : s.infrastructureReady && s.nodeRef != null
+              ? 'running'
+              : s.infrastructureReady
+                ? 'provisioned'
+                : bootstrap
+                  ? 'provisioning'
+                  : previous === ''
+                    ? 'pending'
+                    : previous;
+        expect(machinePhase(m)).toBe(expected);
+      }),
+    );
+  });
+
+  it('every computed step passes the transition check when the old phase may be anything', () => {
+    fc.assert(
+      fc.property(anyMachine, (m) => {
+        const check = checkMachineTransition(m.status?.phase, machinePhase(m), { history: 'any' });
+        expect(check).toMatchObject({ ok: true });
+      }),
+    );
+  });
+
+  it('every step of a Machine driven by events from creation passes the strict check', () => {
+    const batch = fc.uniqueArray(fc.constantFrom(...machineEvents.map((e) => e.name)), { maxLength: 3 });
+    fc.assert(
+      fc.property(fc.array(batch, { minLength: 1, maxLength: 8 }), (batches) => {
+        let object: MachinePhaseSource = { metadata: {}, spec: { bootstrap: {} }, status: {} };
+        for (const events of batches) {
+          object = applyMachineEvents(object, events);
+          const before = object.status?.phase;
+          const after = machinePhase(object);
+          const check = checkMachineTransition(before, after);
+          expect(check, `${before} → ${after} after ${events.join(', ')}`).toMatchObject({ ok: true });
+          object = withPhase(object, after);
+        }
+      }),
+    );
+  });
+});
+
+describe('Cluster phase properties', () => {
+  it('applying the rules twice gives the same phase as once', () => {
+    fc.assert(
+      fc.property(anyCluster, (c) => {
+        const once = clusterPhase(c);
+        expect(clusterPhase(withPhase(c, once))).toBe(once);
+      }),
+    );
+  });
+
+  it('a deletion timestamp always yields deleting', () => {
+    fc.assert(
+      fc.property(anyCluster, (c) => {
+        if (isDeletionRequestedForTest(c.metadata?.deletionTimestamp))
+          expect(clusterPhase(c)).toBe('deleting');
+      }),
+    );
+  });
+
+  it('every computed step passes the transition check when the old phase may be anything', () => {
+    fc.assert(
+      fc.property(anyCluster, (c) => {
+        expect(checkClusterTransition(c.status?.phase, clusterPhase(c), { history: 'any' })).toMatchObject({
+          ok: true,
+        });
+      }),
+    );
+  });
+
+  it('every step of a Cluster driven by events from creation passes the strict check', () => {
+    const batch = fc.uniqueArray(fc.constantFrom(...clusterEvents.map((e) => e.name)), { maxLength: 3 });
+    fc.assert(
+      fc.property(fc.array(batch, { minLength: 1, maxLength: 8 }), (batches) => {
+        let object: ClusterPhaseSource = { metadata: {}, spec: {}, status: {} };
+        for (const events of batches) {
+          object = applyClusterEvents(object, events);
+          const before = object.status?.phase;
+          const after = clusterPhase(object);
+          expect(checkClusterTransition(before, after), `${before} → ${after}`).toMatchObject({ ok: true });
+          object = withPhase(object, after);
+        }
+      }),
+    );
+  });
+});
+
+/** What each event does to a Machine object, written against the fields (not the model's facts). */
+function applyMachineEvents(m: MachinePhaseSource, events: readonly MachineEvent[]): MachinePhaseSource {
+  let metadata = { ...m.metadata };
+  let status = { ...m.status };
+  for (const event of events) {
+    const deleting = metadata.deletionTimestamp != null;
+    switch (event) {
+      case 'bootstrapReady':
+        status = { ...status, bootstrapReady: true };
+        break;
+      case 'infrastructureReady':
+        status = { ...status, infrastructureReady: true };
+        break;
+      case 'nodeRefSet':
+        if (!deleting) status = { ...status, nodeRef: { kind: 'Node', name: 'n1' } };
+        break;
+      case 'errorSet':
+        status = { ...status, errorReason: 'CreateError', errorMessage: 'instance failed' };
+        break;
+      case 'errorCleared':
+        status = { ...status, errorReason: null, errorMessage: null };
+        break;
+      case 'deletionRequested':
+        metadata = { ...metadata, deletionTimestamp: '2020-01-01T00:00:00Z' };
+        break;
+    }
+  }
+  return { ...m, metadata, status };
+}
+
+function applyClusterEvents(c: ClusterPhaseSource, events: readonly ClusterEvent[]): ClusterPhaseSource {
+  let metadata = { ...c.metadata };
+  let spec = { ...c.spec };
+  let status = { ...c.status };
+  for (const event of events) {
+    switch (event) {
+      case 'infrastructureRefSet':
+        spec = { ...spec, infrastructureRef: { kind: 'AWSCluster', name: 'c1' } };
+        break;
+      case 'infrastructureRefRemoved':
+        spec = { ...spec, infrastructureRef: null };
+        break;
+      case 'infrastructureReady':
+        if (spec.infrastructureRef != null) status = { ...status, infrastructureReady: true };
+        break;
+      case 'errorSet':
+        status = { ...status, errorReason: 'CreateError' };
+        break;
+      case 'errorCleared':
+        status = { ...status, errorReason: null, errorMessage: null };
+        break;
+      case 'deletionRequested':
+        metadata = { ...metadata, deletionTimestamp: '2020-01-01T00:00:00Z' };
+        break;
+    }
+  }
+  return { ...c, metadata, spec, status };
+}
