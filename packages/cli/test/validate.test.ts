@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import type { CliIO } from '../src/io.js';
+import { main } from '../src/main.js';
+
+function capture(stdin = '') {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    readStdin: async () => stdin,
+    env: {},
+  };
+  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
+}
+
+async function validate(stdin: string, ...flags: string[]) {
+  const c = capture(stdin);
+  const code = await main(['validate', '-f', '-', ...flags], c.io);
+  return { code, stdout: c.stdout(), stderr: c.stderr() };
+}
+
+const machine = `apiVersion: cluster.x-k8s.io/v1alpha2
+kind: Machine
+metadata:
+  name: m-1
+  namespace: default
+spec:
+  bootstrap:
+    data: ""
+  infrastructureRef:
+    apiVersion: infrastructure.cluster.x-k8s.io/v1alpha2
+    kind: AWSMachine
+    name: m-1
+`;
+
+const secret = `apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+stringData:
+  key: value
+`;
+
+const badMachineSet = `apiVersion: cluster.k8s.io/v1alpha1
+kind: MachineSet
+metadata:
+  name: pool
+spec:
+  replicas: "3"
+  deletePolicy: Sometimes
+  template:
+    spec:
+      versions:
+        kubelet: 1.14.3
+`;
+
+describe('capi-kit validate', () => {
+  it('exits 0 when every document decodes, listing skipped kinds on stderr', async () => {
+    const r = await validate(`${machine}---\n${secret}`);
+    expect(r.code).toBe(ExitCode.ok);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('document 2 (Secret creds, line 14): skipped: unknown kind Secret in v1');
+    expect(r.stderr).toContain('<stdin>: 2 object(s): 1 valid, 0 invalid, 1 skipped');
+  });
+
+  it('prints one line per error with document, kind/name and JSON path, and exits 1', async () => {
+    const r = await validate(`${machine}---\n${badMachineSet}`);
+    expect(r.code).toBe(ExitCode.input);
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      'document 2 (MachineSet pool, line 14): spec.selector: required field is missing (expected LabelSelector object)',
+      'document 2 (MachineSet pool, line 14): spec.replicas: expected int32, got "3"',
+      'document 2 (MachineSet pool, line 14): spec.deletePolicy: expected "Random" | "Newest" | "Oldest", got "Sometimes"',
+      'document 2 (MachineSet pool, line 14): spec.template.spec.providerSpec: required field is missing (expected ProviderSpec object)',
+    ]);
+  });
+
+  it('--strict reports unknown fields and fails on kinds it cannot check', async () => {
+    const extra = machine.replace('  bootstrap:\n', '  bootstrap:\n    dataSecretName: x\n');
+    const lenient = await validate(extra);
+    expect(lenient.code).toBe(ExitCode.ok);
+    const strict = await validate(`${extra}---\n${secret}`, '--strict');
+    expect(strict.code).toBe(ExitCode.input);
+    expect(strict.stdout.trimEnd().split('\n')).toEqual([
+      'document 1 (Machine default/m-1, line 1): spec.bootstrap.dataSecretName: unknown field',
+      'document 2 (Secret creds, line 15): unknown kind Secret in v1 (--strict fails on kinds it cannot check)',
+    ]);
+  });
+
+  it('reads JSON, and checks a v1 List item by item', async () => {
+    const list = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'cluster.x-k8s.io/v1alpha2', kind: 'Cluster', metadata: { name: 'c' }, spec: {} },
+        {
+          apiVersion: 'cluster.x-k8s.io/v1alpha2',
+          kind: 'Cluster',
+          metadata: { name: 'd' },
+          spec: { clusterNetwork: { apiServerPort: 6443.5 } },
+        },
+      ],
+    });
+    const r = await validate(list);
+    expect(r.code).toBe(ExitCode.input);
+    expect(r.stdout).toBe(
+      'document 1 (List, line 1): items[1] (Cluster d): spec.clusterNetwork.apiServerPort: expected int32, got 6443.5\n',
+    );
+    expect(r.stderr).toContain('2 object(s): 1 valid, 1 invalid, 0 skipped');
+  });
+
+  it('reports YAML syntax errors with line and column', async () => {
+    const r = await validate(`${machine}---\nkind: Machine\nmetadata: {name: a, name: b}\n`);
+    expect(r.code).toBe(ExitCode.input);
+    expect(r.stdout).toBe('document 2, line 15, column 21: Map keys must be unique\n');
+  });
+
+  it('rejects documents that are not objects', async () => {
+    const r = await validate('- a\n- b\n');
+    expect(r.code).toBe(ExitCode.input);
+    expect(r.stdout).toBe('document 1 (line 1): not a Kubernetes object (expected a JSON/YAML mapping)\n');
+  });
+
+  it('is a usage error without -f or with a stray argument', async () => {
+    expect(await main(['validate'], capture().io)).toBe(ExitCode.usage);
+    expect(await main(['validate', '-f', '-', 'extra'], capture().io)).toBe(ExitCode.usage);
+    expect(await main(['validate', '--nope'], capture().io)).toBe(ExitCode.usage);
+  });
+
+  it('is an input error for a missing file', async () => {
+    const c = capture();
+    expect(await main(['validate', '-f', '/nonexistent/manifest.yaml'], c.io)).toBe(ExitCode.input);
+    expect(c.stderr()).toContain('no such file');
+  });
+});
