@@ -1,0 +1,41 @@
+import { left, right } from 'fp-ts/lib/Either.js';
+import { structuralIdentity } from './identity.js';
+import { type CloudProviderIDGrammar, providerIDError } from './types.js';
+
+/** The cloud name of IDs whose scheme no registered grammar claims. */
+export const GENERIC_CLOUD = 'generic';
+
+/**
+ * Cluster API's own providerID grammar (noderefutil, v0.3 to v1.5): `<scheme>://<...>`
+ * not ending in '/', with the ID being the text after the last '/'. It is what any
+ * unknown scheme is held to. Identity is structural: scheme plus non-empty segments, as
+ * nothing more can be known about a cloud without a grammar.
+ */
+export const genericProviderIDGrammar: CloudProviderIDGrammar = {
+  cloud: GENERIC_CLOUD,
+  title: 'Any other cloud (Cluster API generic grammar)',
+  schemes: [],
+  parse(id) {
+    const cloud = GENERIC_CLOUD;
+    if (id.scheme === '') return left(providerIDError('no-scheme', 'expected <scheme>://<id>', { cloud }));
+    if (id.separator !== '://') {
+      return left(providerIDError('malformed', `expected '${id.scheme}://' after the scheme`, { cloud }));
+    }
+    if (id.rest.endsWith('/') || id.rest === '') {
+      return left(providerIDError('malformed', 'the ID after the last "/" is empty', { cloud }));
+    }
+    // `path` keeps everything after "://" so identity and format see the whole ID.
+    return right({ scheme: id.scheme, id: id.rest.slice(id.rest.lastIndexOf('/') + 1), path: id.rest });
+  },
+  format(fields) {
+    const scheme = fields.scheme;
+    const path = typeof fields.path === 'string' ? fields.path : fields.id;
+    if (typeof scheme !== 'string' || scheme === '' || typeof path !== 'string') {
+      return left(
+        providerIDError('invalid-field', 'scheme and id (or path) are required', { cloud: GENERIC_CLOUD }),
+      );
+    }
+    return right(`${scheme}://${path}`);
+  },
+  identity: (fields) => structuralIdentity(`${fields.scheme}://${fields.path ?? fields.id}`),
+};

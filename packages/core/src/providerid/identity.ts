@@ -1,0 +1,41 @@
+import { nonEmptySegments, splitProviderID } from './split.js';
+import type { InstanceIdentity } from './types.js';
+
+// Characters with a meaning inside a key are percent-escaped inside parts, so that
+// distinct identities can never produce the same key.
+const KEY_SPECIAL = /[%/@|]/g;
+const escapePart = (part: string) =>
+  part.replace(KEY_SPECIAL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * The identity key: `space|part/part[@qualifier]`. Two IDs with equal keys are the same
+ * instance; an ID whose qualifier is absent also matches IDs of the same `space|parts`
+ * with any qualifier (see `sameIdentity`).
+ */
+export function identityKey(identity: InstanceIdentity): string {
+  const base = `${identity.space}|${identity.parts.map(escapePart).join('/')}`;
+  return identity.qualifier ? `${base}@${escapePart(identity.qualifier)}` : base;
+}
+
+/** The key without its qualifier: what an ID of the same instance without qualifier has. */
+export function unqualifiedKey(identity: InstanceIdentity): string {
+  return `${identity.space}|${identity.parts.map(escapePart).join('/')}`;
+}
+
+/**
+ * The identity of a string no cloud grammar accepted (an unknown scheme, or a known scheme
+ * in a shape its cloud never writes). Only the scheme and the non-empty segments count, so
+ * IDs that differ only in the number of slashes (Outscale's `aws://z/i` against
+ * `aws:///z/i`) share it. Strings without "://" identify themselves verbatim.
+ */
+export function structuralIdentity(input: string): InstanceIdentity {
+  const split = splitProviderID(input);
+  if (split.separator === '://') return { space: `~${split.scheme}`, parts: nonEmptySegments(split.rest) };
+  return { space: '~', parts: [input] };
+}
+
+export function partsEqual(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

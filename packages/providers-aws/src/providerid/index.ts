@@ -1,0 +1,1 @@
+export { awsProviderID } from './aws.js';

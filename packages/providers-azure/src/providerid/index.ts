@@ -1,0 +1,1 @@
+export { azureLowerResourceGroup, azureProviderID, azureProviderIDFromResourceID } from './azure.js';

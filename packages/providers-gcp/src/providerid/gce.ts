@@ -1,0 +1,77 @@
+import {
+  type CloudProviderIDGrammar,
+  checkScheme,
+  formatted,
+  invalidField,
+  isToken,
+  malformed,
+  missingField,
+  readField,
+} from '@capi-kit/core/providerid';
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
+
+const CLOUD = 'gce';
+const FIELDS = ['project', 'zone', 'instanceName'] as const;
+
+/**
+ * Google Compute Engine: `gce://<project>/<zone>/<instance-name>`, exactly three non-empty
+ * segments (projects may contain '.' and ':'). Identity: all three, compared exactly:
+ * instance names are unique only within a project and zone, so same-name instances in
+ * different zones or projects are different machines.
+ */
+export const gceProviderID: CloudProviderIDGrammar = {
+  cloud: CLOUD,
+  title: 'Google Compute Engine',
+  schemes: ['gce'],
+  parse(id) {
+    const bad = checkScheme(CLOUD, id, ['gce']);
+    if (bad) return left(bad);
+    const segments = id.rest.split('/');
+    if (segments.length !== 3) {
+      return malformed(
+        CLOUD,
+        `expected gce://<project>/<zone>/<instance-name> (got ${segments.length} segments)`,
+      );
+    }
+    const values: Record<string, string> = {};
+    for (const [i, name] of FIELDS.entries()) {
+      const value = segments[i]!;
+      if (!isToken(value)) return invalidField(CLOUD, name, `${name} is empty or contains spaces`);
+      values[name] = value;
+    }
+    return right({ scheme: id.scheme, ...values });
+  },
+  format(fields) {
+    const values: string[] = [];
+    for (const name of FIELDS) {
+      const value = readField(fields, name);
+      if (value === undefined) return missingField(CLOUD, name);
+      values.push(value);
+    }
+    return formatted(`gce://${values.join('/')}`);
+  },
+  identity: (fields) => ({ space: CLOUD, parts: FIELDS.map((name) => String(fields[name])) }),
+};
+
+// https://www.googleapis.com/compute/v1/projects/<p>/zones/<z>/instances/<n>
+const RESOURCE_URL_KEYWORDS = ['projects', 'zones', 'instances'] as const;
+
+/**
+ * The providerID of a Compute Engine instance from its self-link URL
+ * (`…/projects/<p>/zones/<z>/instances/<n>`), as CAPG builds it.
+ */
+export function gceProviderIDFromResourceURL(resourceURL: string): Either<string, string> {
+  let path: string;
+  try {
+    path = new URL(resourceURL).pathname;
+  } catch {
+    return left(`'${resourceURL}' is not a URL`);
+  }
+  const segments = path.split('/').filter((s) => s !== '');
+  const at = segments.indexOf('projects');
+  const tail = at < 0 ? [] : segments.slice(at);
+  if (tail.length !== 6 || RESOURCE_URL_KEYWORDS.some((k, i) => tail[i * 2] !== k)) {
+    return left(`'${resourceURL}' is not …/projects/<project>/zones/<zone>/instances/<name>`);
+  }
+  return right(`gce://${tail[1]}/${tail[3]}/${tail[5]}`);
+}

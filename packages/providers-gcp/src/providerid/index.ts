@@ -1,0 +1,1 @@
+export { gceProviderID, gceProviderIDFromResourceURL } from './gce.js';

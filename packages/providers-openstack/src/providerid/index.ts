@@ -1,0 +1,1 @@
+export { openstackProviderID } from './openstack.js';

@@ -1,0 +1,1 @@
+export { swapVsphereUUIDByteOrder, vsphereProviderID, vsphereUUIDFromProviderID } from './vsphere.js';
