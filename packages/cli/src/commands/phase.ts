@@ -1,0 +1,251 @@
+import { decodeWith, type SchemaError } from '@capi-kit/core';
+import { documentLabel, formatManifestError, readManifest } from '@capi-kit/core/manifest';
+import {
+  clusterPhase,
+  explainMachinePhase,
+  isClusterPhase,
+  isMachinePhase,
+  normalizeV1alpha1Phase,
+} from '@capi-kit/core/phases';
+import * as v1alpha1 from '@capi-kit/core/v1alpha1';
+import * as v1alpha2 from '@capi-kit/core/v1alpha2';
+import { parseCommandLine } from '../args.js';
+import type { Command } from '../command.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { readInput } from '../io.js';
+
+const usage = `Usage: capi-kit phase -f FILE|- [--json]
+
+Prints the phase the Cluster API v1alpha2 controllers would write for each Machine and
+Cluster of a manifest (multi-document YAML or JSON; Lists are read item by item), using the
+exact precedence of CAPI v0.2: deleting beats failed, which beats the rest, and a stored
+phase that no rule touches is kept. Inputs that live in other objects (bootstrap config,
+infrastructure, Nodes) are taken as the Machine or Cluster records them.
+
+cluster.k8s.io/v1alpha1 objects have no computed phase: a v1alpha1 Machine's free-text
+status.phase is normalised (Running → running, Terminating → deleting, ...), and a v1alpha1
+Cluster, which has no phase, is reported as unknown; stderr says which was done.
+Other kinds are ignored, with a note on stderr.
+
+Output: one line per object: kind, namespace/name, phase. With --json, one
+{"kind","name","namespace","phase"} object a line (namespace "" when the manifest has none;
+phase "" means unknown).
+
+Options:
+  -f, --file FILE  the manifest to read; - reads standard input
+      --json       JSON lines instead of a table
+
+Exit codes: 0 ok, 1 a document is not valid YAML/JSON or not a valid Machine/Cluster
+(nothing is printed on stdout then), 2 usage error.
+`;
+
+/** One row of output. */
+interface PhaseRow {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly phase: string;
+}
+
+/** The phase of a decoded object, and what stderr should say about how it was found. */
+interface Reading {
+  readonly phase: string;
+  readonly note?: string;
+}
+
+/** Decodes one kind with its schema, then finds its phase. */
+type PhaseReader = (value: unknown) => { readonly errors: SchemaError[] } | { readonly reading: Reading };
+
+type Codec<A> = Parameters<typeof decodeWith<A>>[0];
+
+function phaseReader<A>(codec: Codec<A>, read: (object: A) => Reading): PhaseReader {
+  return (value) => {
+    const decoded = decodeWith(codec, value);
+    return decoded._tag === 'Left' ? { errors: decoded.left } : { reading: read(decoded.right) };
+  };
+}
+
+function readV1alpha2Machine(machine: v1alpha2.Machine): Reading {
+  const { phase } = explainMachinePhase(machine);
+  return isMachinePhase(phase)
+    ? { phase }
+    : {
+        phase,
+        note: `status.phase "${phase}" is not a v1alpha2 phase; no rule fires, so the controller writes it back unchanged`,
+      };
+}
+
+function readV1alpha2Cluster(cluster: v1alpha2.Cluster): Reading {
+  const phase = clusterPhase(cluster);
+  return isClusterPhase(phase)
+    ? { phase }
+    : {
+        phase,
+        note: `status.phase "${phase}" is not a v1alpha2 phase; no rule fires, so the controller writes it back unchanged`,
+      };
+}
+
+function readV1alpha1Machine(machine: v1alpha1.Machine): Reading {
+  const { phase, recognised, from } = normalizeV1alpha1Phase(machine.status?.phase);
+  const verdict =
+    from === undefined || from.trim() === ''
+      ? 'v1alpha1 Machine without status.phase: unknown'
+      : recognised
+        ? `v1alpha1 free-text status.phase "${from}" normalised to "${phase}"`
+        : `v1alpha1 free-text status.phase "${from}" not recognised: unknown`;
+  return { phase, note: verdict };
+}
+
+function readV1alpha1Cluster(): Reading {
+  return { phase: '', note: 'v1alpha1 Clusters have no status.phase: unknown' };
+}
+
+/** How to find the phase of each kind this command reads, by `apiVersion kind`. */
+const readers: ReadonlyMap<string, PhaseReader> = new Map<string, PhaseReader>([
+  [`${v1alpha2.APIVersion} Machine`, phaseReader(v1alpha2.MachineCodec, readV1alpha2Machine)],
+  [`${v1alpha2.APIVersion} Cluster`, phaseReader(v1alpha2.ClusterCodec, readV1alpha2Cluster)],
+  [`${v1alpha1.APIVersion} Machine`, phaseReader(v1alpha1.MachineCodec, readV1alpha1Machine)],
+  [`${v1alpha1.APIVersion} Cluster`, phaseReader(v1alpha1.ClusterCodec, readV1alpha1Cluster)],
+]);
+
+/** Lists whose items are read one by one: `v1 List` and the typed Lists of both versions. */
+const listKinds = new Set([
+  'v1 List',
+  `${v1alpha2.APIVersion} MachineList`,
+  `${v1alpha2.APIVersion} ClusterList`,
+  `${v1alpha1.APIVersion} MachineList`,
+  `${v1alpha1.APIVersion} ClusterList`,
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+type Outcome =
+  | { readonly type: 'row'; readonly row: PhaseRow; readonly note?: string }
+  | { readonly type: 'ignored'; readonly note: string }
+  | { readonly type: 'invalid'; readonly errors: readonly string[] };
+
+function formatErrors(errors: readonly SchemaError[]): string[] {
+  return errors.map((error) => error.message);
+}
+
+/**
+ * Reads one object. `where` names it for messages; `inherited` is the apiVersion and kind of
+ * a typed List's items, whose own TypeMeta is often left out.
+ */
+function outcomesOf(
+  value: unknown,
+  where: string,
+  inherited?: { apiVersion: string; kind: string },
+): Outcome[] {
+  if (!isRecord(value)) {
+    return [{ type: 'invalid', errors: [`${where}: not a Kubernetes object (expected a mapping)`] }];
+  }
+  const apiVersion = text(value.apiVersion) ?? inherited?.apiVersion;
+  const kind = text(value.kind) ?? inherited?.kind;
+  const key = `${apiVersion} ${kind}`;
+  if (listKinds.has(key)) {
+    if (!Array.isArray(value.items))
+      return [{ type: 'invalid', errors: [`${where}: items: expected an array`] }];
+    const itemType =
+      kind === 'List' || apiVersion === undefined
+        ? undefined
+        : { apiVersion, kind: kind!.replace(/List$/, '') };
+    return value.items.flatMap((item, i) => outcomesOf(item, `${where} items[${i}]`, itemType));
+  }
+  const reader = readers.get(key);
+  if (reader === undefined) {
+    const what =
+      apiVersion === undefined || kind === undefined ? 'no apiVersion and kind' : `${apiVersion} ${kind}`;
+    const why =
+      kind === 'Machine' || kind === 'Cluster'
+        ? `phases are known for ${v1alpha2.APIVersion} (and ${v1alpha1.APIVersion}, normalised)`
+        : 'only Machines and Clusters have a phase';
+    return [{ type: 'ignored', note: `${where}: ignored ${what}: ${why}` }];
+  }
+  const object = { ...value, apiVersion, kind };
+  const result = reader(object);
+  if ('errors' in result) {
+    return [
+      { type: 'invalid', errors: formatErrors(result.errors).map((message) => `${where}: ${message}`) },
+    ];
+  }
+  const { reading } = result;
+  const metadata = isRecord(value.metadata) ? value.metadata : {};
+  const row: PhaseRow = {
+    kind: kind!,
+    name: text(metadata.name) ?? '',
+    namespace: text(metadata.namespace) ?? '',
+    phase: reading.phase,
+  };
+  return [
+    reading.note === undefined
+      ? { type: 'row', row }
+      : { type: 'row', row, note: `${where}: ${reading.note}` },
+  ];
+}
+
+function table(rows: readonly PhaseRow[]): string {
+  const cells = [
+    ['KIND', 'NAME', 'PHASE'],
+    ...rows.map((row) => [
+      row.kind,
+      row.namespace === '' ? row.name : `${row.namespace}/${row.name}`,
+      row.phase === '' ? 'unknown' : row.phase,
+    ]),
+  ];
+  const widths = [0, 1].map((column) => Math.max(...cells.map((line) => line[column]!.length)));
+  return cells
+    .map(([kind, name, phase]) =>
+      `${kind!.padEnd(widths[0]!)}  ${name!.padEnd(widths[1]!)}  ${phase}`.trimEnd(),
+    )
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+export const phaseCommand: Command = {
+  name: 'phase',
+  summary: 'compute the v1alpha2 phase of each Machine and Cluster in a manifest',
+  usage,
+  run: async (args, io) => {
+    const { values, positionals } = parseCommandLine(args, {
+      file: { type: 'string', short: 'f' },
+      json: { type: 'boolean', default: false },
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const input = await readInput(io, values.file);
+    const manifest = readManifest(input.text);
+    if (manifest._tag === 'Left') {
+      for (const error of manifest.left) io.stderr(`${formatManifestError(error)}\n`);
+      io.stderr(`${input.name}: not valid YAML/JSON (${manifest.left.length} syntax error(s))\n`);
+      return ExitCode.input;
+    }
+    const outcomes = manifest.right.flatMap((doc) => outcomesOf(doc.value, documentLabel(doc)));
+    const errors = outcomes.flatMap((outcome) => (outcome.type === 'invalid' ? outcome.errors : []));
+    if (errors.length > 0) {
+      for (const line of errors) io.stderr(`${line}\n`);
+      io.stderr(`${input.name}: ${errors.length} error(s); no phases printed\n`);
+      return ExitCode.input;
+    }
+    const rows: PhaseRow[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.type === 'invalid') continue;
+      if (outcome.note !== undefined) io.stderr(`${outcome.note}\n`);
+      if (outcome.type === 'row') rows.push(outcome.row);
+    }
+    if (values.json === true) {
+      for (const { kind, name, namespace, phase } of rows) {
+        io.stdout(`${JSON.stringify({ kind, name, namespace, phase })}\n`);
+      }
+    } else if (rows.length > 0) {
+      io.stdout(table(rows));
+    }
+    if (rows.length === 0) io.stderr(`${input.name}: no Machines or Clusters\n`);
+    return ExitCode.ok;
+  },
+};
