@@ -1,8 +1,9 @@
 import type { Command } from '../command.js';
+import { phaseCommand } from './phase.js';
 import { validateCommand } from './validate.js';
 
 /**
  * Every subcommand, in the order `--help` lists them. A new command is one module in
  * this folder plus one line here.
  */
-export const commands: readonly Command[] = [validateCommand];
+export const commands: readonly Command[] = [validateCommand, phaseCommand];
