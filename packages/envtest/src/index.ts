@@ -1,1 +1,27 @@
-export {};
+// @capi-kit/envtest: a real Kubernetes control plane for tests.
+export {
+  type ControlPlaneBinaries,
+  findControlPlaneBinaries,
+  setupEnvtestStore,
+} from './binaries.js';
+export type { BackendKind, ControlPlaneClient, ControlPlaneConnection } from './connection.js';
+export { connect, namespaceName } from './connection.js';
+export {
+  type BackendChoice,
+  type ControlPlane,
+  chooseBackend,
+  NoControlPlaneError,
+  type StartControlPlaneOptions,
+  startControlPlane,
+} from './control-plane.js';
+export { type CrdConversion, convertV1beta1Crd, isCrd, isV1beta1Crd, makeStructural } from './crd-v1beta1.js';
+export { type CrdInput, type InstalledCrd, installCRDs, loadCrds } from './crds.js';
+export { probeDocker } from './docker.js';
+export {
+  type CertificateAndKey,
+  type CertificateAuthority,
+  createCertificateAuthority,
+  loadCertificateAuthority,
+  loopbackHosts,
+} from './pki.js';
+export { restRequest } from './rest.js';

@@ -1,1 +1,121 @@
-export {};
+// @capi-kit/envtest/vitest: use the control plane that the global setup started.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { type BackendKind, type ControlPlaneClient, connect } from '../connection.js';
+import type { CrdInput, InstalledCrd } from '../crds.js';
+import { type ProvidedControlPlane, providedKey } from './context.js';
+
+export type { ProvidedControlPlane } from './context.js';
+
+/** Options for {@link useControlPlane}. */
+export interface UseControlPlaneOptions {
+  /** Prefix of this file's namespace (default: derived from the test file's name). */
+  namespacePrefix?: string;
+}
+
+/** What a test file gets from {@link useControlPlane}. Properties are read inside tests and hooks. */
+export interface ControlPlaneHandle {
+  readonly backend: BackendKind;
+  readonly description: string;
+  /** Admin (system:masters) access to the shared control plane. */
+  readonly kubeConfig: KubeConfig;
+  /** The admin kubeconfig as a file (for the CLI, kubectl, child processes). */
+  readonly kubeconfigPath: string;
+  /** A namespace created for this test file before its first test. */
+  readonly namespace: string;
+  /** A KubeConfig for a non-admin user in the given groups; RBAC applies. */
+  kubeConfigFor(user: string, groups?: readonly string[]): Promise<KubeConfig>;
+  /** Installs CRDs (v1beta1 manifests are converted to v1) and waits until they are served. */
+  installCRDs(input: CrdInput): Promise<InstalledCrd[]>;
+  /** Creates another namespace, `<prefix>-<random>`. */
+  createNamespace(prefix?: string): Promise<string>;
+}
+
+function prefixFromFile(name: string | undefined): string {
+  const base = (name ?? '').split('/').pop() ?? '';
+  return base.replace(/\.(integration\.)?(test|spec)\.[cm]?[jt]sx?$/, '') || 'test';
+}
+
+/**
+ * Call at the top of a test file. Registers hooks that create a fresh namespace for the
+ * file (and delete it afterwards) and returns a handle to the run's shared control plane.
+ * When no control plane is available (and CI is not set), every test of the file is
+ * skipped with the reason.
+ */
+export function useControlPlane(options: UseControlPlaneOptions = {}): ControlPlaneHandle {
+  const provided = inject(providedKey) as ProvidedControlPlane | undefined;
+  if (provided === undefined) {
+    throw new Error(
+      'useControlPlane() found no control plane: add @capi-kit/envtest/vitest/global-setup to ' +
+        'test.globalSetup in the vitest config of this project',
+    );
+  }
+  if (!provided.available) {
+    beforeEach((context) => {
+      context.skip(`no control plane: ${provided.reason}`);
+    });
+    const unavailable = (): never => {
+      throw new Error(`no control plane: ${provided.reason}`);
+    };
+    return {
+      get backend(): BackendKind {
+        return unavailable();
+      },
+      get description() {
+        return unavailable();
+      },
+      get kubeConfig() {
+        return unavailable();
+      },
+      get kubeconfigPath() {
+        return unavailable();
+      },
+      get namespace() {
+        return unavailable();
+      },
+      kubeConfigFor: unavailable,
+      installCRDs: unavailable,
+      createNamespace: unavailable,
+    };
+  }
+
+  const client: ControlPlaneClient = connect(provided.connection);
+  const created: string[] = [];
+  let namespace: string | undefined;
+  const createNamespace = async (prefix?: string) => {
+    const name = await client.createNamespace(prefix);
+    created.push(name);
+    return name;
+  };
+
+  // Vitest reads the first parameter as a fixtures pattern, which must be destructured.
+  // biome-ignore lint/correctness/noEmptyPattern: no fixtures needed, only the suite
+  beforeAll(async ({}, suite) => {
+    // The top-level suite is the file itself; its name is the file's path.
+    const file = 'filepath' in suite ? suite.filepath : (suite.file?.name ?? suite.name);
+    namespace = await createNamespace(options.namespacePrefix ?? prefixFromFile(file));
+  });
+  afterAll(async () => {
+    // Without a namespace controller the namespaces stay Terminating, but their deletion
+    // still stops anyone from creating more objects in them.
+    const core = client.kubeConfig.makeApiClient(CoreV1Api);
+    await Promise.allSettled(created.map((name) => core.deleteNamespace({ name })));
+  });
+
+  return {
+    backend: client.backend,
+    description: client.description,
+    kubeConfig: client.kubeConfig,
+    kubeconfigPath: client.kubeconfigPath,
+    get namespace(): string {
+      if (namespace === undefined) {
+        throw new Error('useControlPlane().namespace is created in beforeAll: read it inside tests or hooks');
+      }
+      return namespace;
+    },
+    kubeConfigFor: (user, groups) => client.kubeConfigFor(user, groups),
+    installCRDs: (input) => client.installCRDs(input),
+    createNamespace,
+  };
+}

@@ -1,0 +1,65 @@
+import { request } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+// A minimal JSON client on top of a KubeConfig's TLS settings. client-node's typed APIs
+// rename fields through their model classes (CRD schemas carry keys such as
+// `x-kubernetes-preserve-unknown-fields` that would be lost), so envtest sends CRDs and
+// reads raw objects as plain JSON.
+
+/** The status and decoded JSON body of an API response. */
+export interface RestResponse {
+  status: number;
+  body: unknown;
+}
+
+/** Sends one request to the current cluster of `kc`; never throws on HTTP status. */
+export async function restRequest(
+  kc: KubeConfig,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<RestResponse> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  const url = new URL(path, cluster.server);
+  const options: import('node:https').RequestOptions & { headers: Record<string, string> } = {
+    method,
+    headers: { Accept: 'application/json' },
+  };
+  await kc.applyToHTTPSOptions(options);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  if (payload !== undefined) options.headers['Content-Type'] = contentType;
+  return new Promise((resolve, reject) => {
+    const req = request(url, options, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        let parsed: unknown = text;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          // not JSON (e.g. /healthz): keep the text
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+/** Throws an error that names the request and the API's message unless status is 2xx. */
+export function expectOk(what: string, res: RestResponse): unknown {
+  if (res.status >= 200 && res.status < 300) return res.body;
+  const message =
+    typeof res.body === 'object' && res.body !== null && 'message' in res.body
+      ? String((res.body as { message: unknown }).message)
+      : JSON.stringify(res.body);
+  throw new Error(`${what}: HTTP ${res.status}: ${message}`);
+}
