@@ -217,6 +217,8 @@ function describe(id: IdentifiedProviderID): string {
       : 'a bare string';
 }
 
+const schemeText = (scheme: string) => (scheme === '' ? 'no scheme' : `scheme '${scheme}'`);
+
 function partsText(identity: InstanceIdentity): string {
   return identity.parts.join('/');
 }
@@ -275,7 +277,7 @@ export function compareIdentified(
   }
   const schemes =
     a.parsed.scheme !== b.parsed.scheme
-      ? ` (schemes '${a.parsed.scheme}' and '${b.parsed.scheme}' name the same instance)`
+      ? ` (${schemeText(a.parsed.scheme)} and ${schemeText(b.parsed.scheme)} name the same instance)`
       : '';
   return {
     match: true,
