@@ -1,1 +1,78 @@
-export {};
+/**
+ * `@capi-kit/conversion`: Cluster API v1alpha1 ⇄ v1alpha2, lossless, for single objects
+ * and whole manifests, with provider plug-ins for what v1alpha1 kept in `providerSpec`.
+ */
+export {
+  type ConvertOptions,
+  convertKind,
+  convertObject,
+  coreConvert,
+  type DocumentConversion,
+  KIND_TABLES,
+  type ObjectConversion,
+  type ResolvedMachineClass,
+  toV1alpha1,
+  toV1alpha2,
+} from './convert.js';
+export { type ConversionError, formatConversionError } from './errors.js';
+export type { InfrastructureRole, KindTable } from './kind-table.js';
+export {
+  convertDocuments,
+  convertManifest,
+  type InputDocument,
+  type ManifestConversion,
+  type ManifestConversionOptions,
+} from './manifest.js';
+export {
+  CONTROL_PLANE_LABEL,
+  FINALIZER_RENAMES,
+  LABEL_RENAMES,
+  OBJECT_META_SUBSET,
+} from './metadata.js';
+export type { AppliedMove, FieldMove } from './moves.js';
+export type { Json, JsonObject, Path } from './path.js';
+export {
+  certificateSecrets,
+  KEY_PAIR_SECRETS,
+  type KubeadmParts,
+  kubeadmConfig,
+  kubeadmConfigTemplate,
+  kubeadmSpec,
+  labelOf,
+  moveProviderFields,
+  type Named,
+  noHomeWarnings,
+  type ProviderFieldMove,
+  type ProviderFieldResult,
+  providerObject,
+  unmappedFields,
+} from './plugin-kit.js';
+export {
+  BOOTSTRAP_V1ALPHA2,
+  type ClusterInfo,
+  type ClusterPluginInput,
+  type ConversionPlugin,
+  findPlugin,
+  INFRASTRUCTURE_V1ALPHA2,
+  type MachinePluginInput,
+  type ObjectRef,
+  type OwnerInfo,
+  objectRef,
+  type PluginOutput,
+  type PluginResult,
+  type ProviderSpecType,
+  pluginFail,
+  pluginOk,
+  providerSpecType,
+} from './plugins.js';
+export type { ConversionReport, DocumentReport, ObjectReport } from './report.js';
+export { formatReport } from './report.js';
+export { CONVERSION_DATA_ANNOTATION, type Stash, type StashEntry } from './stash.js';
+export {
+  type ApiVersion,
+  CONVERTIBLE_KINDS,
+  type ConvertibleKind,
+  type Direction,
+  V1ALPHA1,
+  V1ALPHA2,
+} from './versions.js';

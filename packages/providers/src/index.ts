@@ -1,1 +1,2 @@
 export * from './providerid.js';
+export { allConversionPlugins } from './conversion-plugins.js';

@@ -1,0 +1,456 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { clusterTable } from './cluster.js';
+import { versionsUp } from './common-moves.js';
+import type { ConversionError } from './errors.js';
+import type { KindTable } from './kind-table.js';
+import { machineTable } from './machine.js';
+import { machineDeploymentTable } from './machinedeployment.js';
+import { machineSetTable } from './machineset.js';
+import { LABEL_RENAMES } from './metadata.js';
+import { type AppliedMove, applyMoves } from './moves.js';
+import { clone, dotted, formatPath, getPath, isObject, type Json, type JsonObject, setPath } from './path.js';
+import { isUnknownV1alpha1Phase } from './phase.js';
+import {
+  type ClusterInfo,
+  type ConversionPlugin,
+  findPlugin,
+  type MachinePluginInput,
+  type PluginOutput,
+  providerSpecType,
+} from './plugins.js';
+import type { ObjectReport } from './report.js';
+import { applyStash, diff, putStash, type StashEntry, takeStash, withoutGenerated } from './stash.js';
+import {
+  type ApiVersion,
+  type ConvertibleKind,
+  type Direction,
+  isConvertibleKind,
+  sourceVersion,
+  targetVersion,
+  V1ALPHA1,
+  V1ALPHA2,
+} from './versions.js';
+
+export const KIND_TABLES: Readonly<Record<ConvertibleKind, KindTable>> = {
+  Cluster: clusterTable,
+  Machine: machineTable,
+  MachineSet: machineSetTable,
+  MachineDeployment: machineDeploymentTable,
+};
+
+/** A MachineClass found for a `valueFrom.machineClass` reference. */
+export interface ResolvedMachineClass {
+  readonly providerSpec: JsonObject;
+  /** `MachineClass ns/name`, for the report. */
+  readonly source: string;
+}
+
+export interface ConvertOptions {
+  /** Provider plug-ins, asked in order. Needed going up for every Machine, MachineSet and MachineDeployment. */
+  readonly plugins?: readonly ConversionPlugin[];
+  /**
+   * Finds the MachineClass a `spec.providerSpec.valueFrom.machineClass` names (manifest
+   * conversion looks in the same manifest). Left: why it cannot be found.
+   */
+  readonly resolveMachineClass?: (
+    ref: JsonObject,
+    namespace: string | undefined,
+  ) => E.Either<string, ResolvedMachineClass>;
+  /** Finds the Cluster a Machine belongs to, so plug-ins can use its providerSpec. */
+  readonly findCluster?: (name: string, namespace: string | undefined) => ClusterInfo | undefined;
+}
+
+/** One converted object, the objects generated for it, and what happened. */
+export interface ObjectConversion {
+  readonly object: JsonObject;
+  readonly generated: readonly JsonObject[];
+  readonly report: ObjectReport;
+}
+
+/**
+ * A converted document: the object (or List), every object generated for it in order, and
+ * one report per object (a List's own entry first, then one per item).
+ */
+export interface DocumentConversion {
+  readonly object: JsonObject;
+  readonly generated: readonly JsonObject[];
+  readonly reports: readonly ObjectReport[];
+}
+
+function single(c: ObjectConversion): DocumentConversion {
+  return { object: c.object, generated: c.generated, reports: [c.report] };
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function identity(object: JsonObject): { name?: string; namespace?: string } {
+  const name = str(getPath(object, ['metadata', 'name']));
+  const namespace = str(getPath(object, ['metadata', 'namespace']));
+  return { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }) };
+}
+
+/** The plain field moves of a kind, without stash or plug-ins. */
+export function coreConvert(
+  object: JsonObject,
+  table: KindTable,
+  direction: Direction,
+  applied: AppliedMove[] = [],
+): JsonObject {
+  let out = object;
+  for (const group of table.groups) out = applyMoves(out, group.moves, direction, group.at, applied);
+  if (out === object) out = clone(object);
+  if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = targetVersion(direction);
+  return out;
+}
+
+type Failure = { readonly path?: string; readonly message: string };
+
+/** Checks the metadata shapes the conversion writes into, so later steps can rely on them. */
+function checkShape(object: JsonObject): Failure | undefined {
+  const metadata = object.metadata;
+  if (metadata === undefined) return undefined;
+  if (!isObject(metadata)) return { path: 'metadata', message: 'must be an object' };
+  for (const key of ['labels', 'annotations'] as const) {
+    const map = metadata[key];
+    if (map === undefined || map === null) continue;
+    if (!isObject(map)) return { path: `metadata.${key}`, message: 'must be a map of strings' };
+  }
+  return undefined;
+}
+
+function clusterNameLabel(object: JsonObject, at: string): string | undefined {
+  const [v1alpha1Label] = LABEL_RENAMES[0]!;
+  const own = str(getPath(object, [...dotted(at), 'metadata', 'labels', v1alpha1Label]));
+  return own ?? str(getPath(object, ['metadata', 'labels', v1alpha1Label]));
+}
+
+interface PluginStep {
+  readonly generated: { path: string[]; value: Json }[];
+  readonly objects: readonly JsonObject[];
+  readonly moves: AppliedMove[];
+  readonly warnings: string[];
+}
+
+/**
+ * Going up: asks a provider plug-in for the references v1alpha2 needs where v1alpha1 had a
+ * providerSpec, unless the object already has them (restored from a stash).
+ */
+function runPlugin(
+  source: JsonObject,
+  out: JsonObject,
+  table: KindTable,
+  options: ConvertOptions,
+): E.Either<Failure, PluginStep> {
+  const { role, at, required } = table.infrastructure;
+  const base = dotted(at);
+  const step: PluginStep = { generated: [], objects: [], moves: [], warnings: [] };
+  if (!isObject(getPath(source, base))) return E.right(step); // a MachineSet without a template
+  const specPath = [...base, 'spec'];
+  const hasRef = getPath(out, [...specPath, 'infrastructureRef']) !== undefined;
+  const hasBootstrap = getPath(out, [...specPath, 'bootstrap']) !== undefined;
+  const providerSpecPath = [...specPath, 'providerSpec'];
+  const providerSpec = getPath(source, providerSpecPath);
+  const where = formatPath(providerSpecPath);
+  if (hasRef && (hasBootstrap || !required)) return E.right(step);
+
+  const { name, namespace } = identity(source);
+  const ps = isObject(providerSpec) ? providerSpec : undefined;
+  let value: JsonObject | undefined;
+  let valueSource = `${where}.value`;
+  if (ps !== undefined && isObject(ps.value)) {
+    value = ps.value;
+  } else if (ps !== undefined && isObject(ps.valueFrom) && isObject(ps.valueFrom.machineClass)) {
+    const ref = ps.valueFrom.machineClass;
+    if (options.resolveMachineClass === undefined) {
+      return E.left({
+        path: `${where}.valueFrom.machineClass`,
+        message: 'refers to a MachineClass; convert the whole manifest that holds it',
+      });
+    }
+    const resolved = options.resolveMachineClass(ref, namespace);
+    if (E.isLeft(resolved))
+      return E.left({ path: `${where}.valueFrom.machineClass`, message: resolved.left });
+    value = resolved.right.providerSpec;
+    valueSource = resolved.right.source;
+  } else if (!required) {
+    step.warnings.push('no spec.providerSpec.value: spec.infrastructureRef left unset');
+    return E.right(step);
+  } else {
+    return E.left({
+      path: where,
+      message: `has neither value nor valueFrom.machineClass, so there is nothing to build the required ${formatPath([...specPath, 'infrastructureRef'])} and ${formatPath([...specPath, 'bootstrap'])} from`,
+    });
+  }
+
+  const plugins = options.plugins ?? [];
+  const plugin = findPlugin(plugins, value);
+  if (plugin === undefined) {
+    const t = providerSpecType(value);
+    const loaded = plugins.length === 0 ? 'none loaded' : `loaded: ${plugins.map((p) => p.name).join(', ')}`;
+    return E.left({
+      path: valueSource === `${where}.value` ? valueSource : where,
+      message: `no conversion plug-in handles providerSpec apiVersion ${JSON.stringify(t.apiVersion ?? '(none)')} kind ${JSON.stringify(t.kind ?? '(none)')}${valueSource === `${where}.value` ? '' : ` (from ${valueSource})`} (${loaded})`,
+    });
+  }
+  if (name === undefined) {
+    return E.left({
+      path: 'metadata.name',
+      message: 'is required: the generated provider objects are named after it',
+    });
+  }
+  const owner = { kind: table.kind, name, ...(namespace === undefined ? {} : { namespace }) };
+  let result: E.Either<string, PluginOutput>;
+  if (role === 'cluster') {
+    result = plugin.cluster({ owner, providerSpec: value, providerSpecSource: valueSource });
+  } else {
+    const clusterName = clusterNameLabel(source, at);
+    const cluster = clusterName === undefined ? undefined : options.findCluster?.(clusterName, namespace);
+    const versions = getPath(source, [...specPath, 'versions']) as Json | undefined;
+    const version = versionsUp(versions);
+    const providerID = str(getPath(source, [...specPath, 'providerID']));
+    const input: MachinePluginInput = {
+      owner,
+      providerSpec: value,
+      providerSpecSource: valueSource,
+      controlPlane: str(getPath(versions, ['controlPlane'])) !== undefined,
+      ...(clusterName === undefined ? {} : { clusterName }),
+      ...(cluster === undefined ? {} : { cluster }),
+      ...(typeof version === 'string' ? { version } : {}),
+      ...(providerID === undefined ? {} : { providerID }),
+    };
+    result = role === 'machine' ? plugin.machine(input) : plugin.machineTemplate(input);
+  }
+  if (E.isLeft(result))
+    return E.left({
+      path: valueSource === `${where}.value` ? valueSource : where,
+      message: `${plugin.name} plug-in: ${result.left}`,
+    });
+  const output = result.right;
+  if (!hasRef) {
+    const path = [...specPath, 'infrastructureRef'];
+    const ref = { ...output.infrastructureRef } as JsonObject;
+    setPath(out, path, ref);
+    step.generated.push({ path, value: ref });
+  }
+  if (required && !hasBootstrap) {
+    if (output.bootstrap === undefined) {
+      return E.left({
+        path: where,
+        message: `${plugin.name} plug-in made no bootstrap config, which v1alpha2 requires`,
+      });
+    }
+    const path = [...specPath, 'bootstrap'];
+    const bootstrap = { configRef: { ...output.bootstrap.configRef } } as JsonObject;
+    setPath(out, path, bootstrap);
+    step.generated.push({ path, value: bootstrap });
+  }
+  for (const m of output.moves) {
+    step.moves.push({ from: `${valueSource}.${m.from}`, to: m.to, note: `${plugin.name} plug-in` });
+  }
+  step.warnings.push(...output.warnings);
+  return E.right({ ...step, objects: output.objects });
+}
+
+function describe(o: JsonObject): string {
+  const { name, namespace } = identity(o);
+  return `${String(o.kind)} ${namespace === undefined ? '' : `${namespace}/`}${name ?? '(unnamed)'}`;
+}
+
+/**
+ * Converts one object of a convertible kind (its apiVersion already checked) in `direction`.
+ * Lossless: the result carries a stash of what the target cannot express, and a stash the
+ * input carried is applied and consumed.
+ */
+export function convertKind(
+  input: JsonObject,
+  kind: ConvertibleKind,
+  direction: Direction,
+  options: ConvertOptions = {},
+): E.Either<Failure, ObjectConversion> {
+  const table = KIND_TABLES[kind];
+  const shape = checkShape(input);
+  if (shape !== undefined) return E.left(shape);
+  const taken = takeStash(input);
+  if (E.isLeft(taken)) return E.left({ path: 'metadata.annotations', message: taken.left });
+  const { stash, rest } = taken.right;
+  const from = sourceVersion(direction);
+  const to = targetVersion(direction);
+  if (stash !== undefined && stash.restores !== to) {
+    return E.left({
+      path: 'metadata.annotations',
+      message: `the conversion-data annotation restores ${stash.restores}, but this object converts to ${to}`,
+    });
+  }
+  const moves: AppliedMove[] = [];
+  const out = coreConvert(rest, table, direction, moves);
+  let restored: StashEntry[] = [];
+  let keptEdits: StashEntry[] = [];
+  if (stash !== undefined) {
+    const result = applyStash(out, stash.entries);
+    restored = result.applied;
+    keptEdits = result.skipped;
+  }
+  const warnings: string[] = [];
+  let generatedObjects: readonly JsonObject[] = [];
+  let generatedPaths: { path: string[]; value: Json }[] = [];
+  if (direction === 'up') {
+    const step = runPlugin(rest, out, table, options);
+    if (E.isLeft(step)) return step;
+    generatedObjects = step.right.objects;
+    generatedPaths = step.right.generated;
+    moves.push(...step.right.moves);
+    warnings.push(...step.right.warnings);
+    const phase = getPath(rest, ['status', 'phase']);
+    if (kind === 'Machine' && isUnknownV1alpha1Phase(phase)) {
+      warnings.push(
+        `status.phase ${JSON.stringify(phase)} has no v1alpha2 equivalent; left for the controller to compute`,
+      );
+    }
+  }
+  // What the way back would lose: stash it, minus what a plug-in will make again.
+  const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up');
+  let entries = diff(rest, back);
+  if (stash !== undefined) entries = withoutGenerated(entries, rest, stash.generated);
+  if (entries.length > 0 || generatedPaths.length > 0) {
+    putStash(out, {
+      restores: from,
+      entries,
+      ...(generatedPaths.length > 0 ? { generated: generatedPaths } : {}),
+    });
+  }
+  const report: ObjectReport = {
+    kind,
+    ...identity(rest),
+    action: 'converted',
+    from,
+    to,
+    moves,
+    stashed: entries.map((e) => formatPath(e.path)),
+    restored: restored.map((e) => formatPath(e.path)),
+    keptEdits: keptEdits.map((e) => formatPath(e.path)),
+    generated: generatedObjects.map(describe),
+    warnings,
+  };
+  return E.right({ object: out, generated: generatedObjects, report });
+}
+
+function unchanged(object: JsonObject, kind: string): ObjectConversion {
+  return {
+    object,
+    generated: [],
+    report: {
+      kind,
+      ...identity(object),
+      action: 'unchanged',
+      moves: [],
+      stashed: [],
+      restored: [],
+      keptEdits: [],
+      generated: [],
+      warnings: [],
+    },
+  };
+}
+
+/**
+ * Converts one object (or List) to `to`. Objects of other API groups, and objects already at
+ * `to`, come back unchanged. A v1alpha1 MachineClass is an error here: it has no v1alpha2
+ * kind, and only a whole manifest (see `convertManifest`) can resolve the objects using it.
+ */
+export function convertObject(
+  value: unknown,
+  to: ApiVersion,
+  options: ConvertOptions = {},
+): E.Either<ConversionError, DocumentConversion> {
+  if (!isObject(value)) return E.left({ message: 'is not an object' });
+  const apiVersion = value.apiVersion;
+  const kind = value.kind;
+  const id = identity(value);
+  const fail = (f: Failure): ConversionError => ({
+    ...(typeof kind === 'string' ? { kind } : {}),
+    ...id,
+    ...f,
+  });
+  if (typeof apiVersion !== 'string' || apiVersion === '')
+    return E.left(fail({ path: 'apiVersion', message: 'is missing' }));
+  if (typeof kind !== 'string' || kind === '') return E.left(fail({ path: 'kind', message: 'is missing' }));
+  const direction: Direction = to === V1ALPHA2 ? 'up' : 'down';
+  const from = sourceVersion(direction);
+  if (apiVersion === to || (apiVersion !== V1ALPHA1 && apiVersion !== V1ALPHA2))
+    return E.right(single(unchanged(value, kind)));
+  if (apiVersion !== from)
+    return E.left(fail({ path: 'apiVersion', message: `cannot convert ${apiVersion} to ${to}` }));
+
+  const listOf = kind.endsWith('List') ? kind.slice(0, -'List'.length) : undefined;
+  if (listOf !== undefined && isConvertibleKind(listOf)) {
+    const items = value.items;
+    if (items !== undefined && items !== null && !Array.isArray(items)) {
+      return E.left(fail({ path: 'items', message: 'must be a list' }));
+    }
+    const converted: JsonObject[] = [];
+    const results: ObjectConversion[] = [];
+    for (const [i, item] of (items ?? []).entries()) {
+      const at = `items[${i}]`;
+      if (!isObject(item)) return E.left(fail({ path: at, message: 'is not an object' }));
+      if (item.kind !== undefined && item.kind !== listOf) {
+        return E.left(fail({ path: `${at}.kind`, message: `is ${JSON.stringify(item.kind)} in a ${kind}` }));
+      }
+      if (item.apiVersion !== undefined && item.apiVersion !== from) {
+        return E.left(
+          fail({
+            path: `${at}.apiVersion`,
+            message: `mixed versions: the item is ${JSON.stringify(item.apiVersion)} but its ${kind} is ${from}`,
+          }),
+        );
+      }
+      const result = convertKind(item, listOf, direction, options);
+      if (E.isLeft(result)) {
+        const itemId = identity(item);
+        return E.left({
+          kind: listOf,
+          ...itemId,
+          path: result.left.path === undefined ? at : `${at}.${result.left.path}`,
+          message: result.left.message,
+        });
+      }
+      converted.push(result.right.object);
+      results.push(result.right);
+    }
+    const list = clone(value);
+    list.apiVersion = to;
+    if (items !== undefined) list.items = converted;
+    return E.right({
+      object: list,
+      generated: results.flatMap((r) => r.generated),
+      reports: [
+        { ...unchanged(list, kind).report, action: 'converted', from, to },
+        ...results.map((r) => r.report),
+      ],
+    });
+  }
+  if (kind === 'MachineClass') {
+    return E.left(
+      fail({
+        message:
+          'MachineClass has no v1alpha2 kind; convert it together with the objects that use it (a whole manifest)',
+      }),
+    );
+  }
+  if (!isConvertibleKind(kind))
+    return E.left(fail({ path: 'kind', message: `unknown ${from} kind ${JSON.stringify(kind)}` }));
+  const result = convertKind(value, kind, direction, options);
+  if (E.isLeft(result)) return E.left(fail(result.left));
+  return E.right(single(result.right));
+}
+
+/** v1alpha1 → v1alpha2 of one object (see `convertObject`). */
+export function toV1alpha2(value: unknown, options: ConvertOptions = {}) {
+  return convertObject(value, V1ALPHA2, options);
+}
+
+/** v1alpha2 → v1alpha1 of one object (see `convertObject`). */
+export function toV1alpha1(value: unknown, options: ConvertOptions = {}) {
+  return convertObject(value, V1ALPHA1, options);
+}

@@ -1,0 +1,43 @@
+/**
+ * Why a document could not be converted. Everything a person needs to find it: which
+ * document of the manifest, which object, which field.
+ */
+export interface ConversionError {
+  /** 0-based position of the document in the manifest (absent for a lone object). */
+  readonly index?: number;
+  /** 1-based line where the document starts, when it came from a manifest. */
+  readonly line?: number;
+  readonly kind?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  /** JSON path of the offending field, e.g. `spec.providerSpec.value`. */
+  readonly path?: string;
+  readonly message: string;
+}
+
+/** `document 3 (Machine default/web-0, line 40): spec.providerSpec.value: no conversion plug-in …`. */
+export function formatConversionError(error: ConversionError): string {
+  const what = [
+    error.kind,
+    error.name === undefined
+      ? undefined
+      : error.namespace === undefined
+        ? error.name
+        : `${error.namespace}/${error.name}`,
+  ]
+    .filter((p) => p !== undefined)
+    .join(' ');
+  const details = [
+    what === '' ? undefined : what,
+    error.line === undefined ? undefined : `line ${error.line}`,
+  ]
+    .filter((p) => p !== undefined)
+    .join(', ');
+  const where =
+    error.index === undefined
+      ? details === ''
+        ? ''
+        : `${details}: `
+      : `document ${error.index + 1}${details === '' ? '' : ` (${details})`}: `;
+  return `${where}${error.path === undefined || error.path === '' ? '' : `${error.path}: `}${error.message}`;
+}

@@ -1,0 +1,247 @@
+import { type ManifestFormat, readManifest, writeManifest } from '@capi-kit/core/manifest';
+import * as E from 'fp-ts/lib/Either.js';
+import { type ConvertOptions, convertObject, type ResolvedMachineClass } from './convert.js';
+import type { ConversionError } from './errors.js';
+import { getPath, isObject, type JsonObject } from './path.js';
+import type { ClusterInfo, ConversionPlugin } from './plugins.js';
+import type { ConversionReport, DocumentReport, ObjectReport } from './report.js';
+import { type ApiVersion, V1ALPHA1, V1ALPHA2 } from './versions.js';
+
+/** A document to convert: its value and where it was in the manifest. */
+export interface InputDocument {
+  /** 0-based. */
+  readonly index: number;
+  readonly line?: number;
+  readonly value: unknown;
+}
+
+export interface ManifestConversionOptions {
+  readonly to: ApiVersion;
+  readonly plugins?: readonly ConversionPlugin[];
+}
+
+export interface ManifestConversion {
+  /** Output documents in order: each converted document followed by the objects made for it. */
+  readonly documents: readonly unknown[];
+  readonly report: ConversionReport;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function nameOf(value: unknown): { kind?: string; name?: string; namespace?: string } {
+  if (!isObject(value)) return {};
+  const kind = str(value.kind);
+  const name = str(getPath(value, ['metadata', 'name']));
+  const namespace = str(getPath(value, ['metadata', 'namespace']));
+  return {
+    ...(kind === undefined ? {} : { kind }),
+    ...(name === undefined ? {} : { name }),
+    ...(namespace === undefined ? {} : { namespace }),
+  };
+}
+
+function qualified(name: string, namespace: string | undefined): string {
+  return namespace === undefined ? name : `${namespace}/${name}`;
+}
+
+/** Objects of one kind and version in the manifest, looked up by namespace and name. */
+class ByName<T> {
+  private readonly entries: { name: string; namespace?: string; value: T }[] = [];
+  add(name: string, namespace: string | undefined, value: T): void {
+    this.entries.push({ name, ...(namespace === undefined ? {} : { namespace }), value });
+  }
+  /**
+   * Exact namespace first; a side without a namespace (applied to "the current namespace")
+   * matches any namespace when the name alone is unambiguous.
+   */
+  find(name: string, namespace: string | undefined): T | undefined {
+    const exact = this.entries.find((e) => e.name === name && e.namespace === namespace);
+    if (exact !== undefined) return exact.value;
+    const loose = this.entries.filter(
+      (e) => e.name === name && (e.namespace === undefined || namespace === undefined),
+    );
+    return loose.length === 1 ? loose[0]!.value : undefined;
+  }
+}
+
+function isV1alpha1(value: unknown, kind: string): value is JsonObject {
+  return isObject(value) && value.apiVersion === V1ALPHA1 && value.kind === kind;
+}
+
+/** Every v1alpha1 object of `kind` in the documents, Lists included. */
+function collect(documents: readonly InputDocument[], kind: string): { object: JsonObject; index: number }[] {
+  const out: { object: JsonObject; index: number }[] = [];
+  for (const doc of documents) {
+    if (isV1alpha1(doc.value, kind)) out.push({ object: doc.value, index: doc.index });
+    else if (isV1alpha1(doc.value, `${kind}List`) && Array.isArray(doc.value.items)) {
+      for (const item of doc.value.items) if (isObject(item)) out.push({ object: item, index: doc.index });
+    }
+  }
+  return out;
+}
+
+function identityKey(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  const { kind, name, namespace } = nameOf(value);
+  const apiVersion = str(value.apiVersion);
+  if (kind === undefined || name === undefined || apiVersion === undefined || kind.endsWith('List'))
+    return undefined;
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  return `${group}|${kind}|${namespace ?? ''}|${name}`;
+}
+
+/**
+ * Converts the documents of a manifest to `options.to`. MachineClasses (v1alpha1 only) are
+ * resolved for the objects that use them and then left out: v1alpha2 has no such kind.
+ * All-or-nothing: any failing document makes the result a list of errors.
+ */
+export function convertDocuments(
+  documents: readonly InputDocument[],
+  options: ManifestConversionOptions,
+): E.Either<ConversionError[], ManifestConversion> {
+  const up = options.to === V1ALPHA2;
+  const classes = new ByName<{ object: JsonObject; index: number }>();
+  const used = new Set<JsonObject>();
+  for (const entry of collect(documents, 'MachineClass')) {
+    const { name, namespace } = nameOf(entry.object);
+    if (name !== undefined) classes.add(name, namespace, entry);
+  }
+  const clusters = new ByName<ClusterInfo>();
+  for (const { object } of collect(documents, 'Cluster')) {
+    const { name, namespace } = nameOf(object);
+    if (name === undefined) continue;
+    const value = getPath(object, ['spec', 'providerSpec', 'value']);
+    clusters.add(name, namespace, {
+      name,
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(isObject(value) ? { providerSpec: value } : {}),
+    });
+  }
+  const convertOptions: ConvertOptions = {
+    ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+    findCluster: (name, namespace) => clusters.find(name, namespace),
+    resolveMachineClass: (ref, namespace): E.Either<string, ResolvedMachineClass> => {
+      const name = str(ref.name);
+      if (name === undefined) return E.left('names no MachineClass (name is empty)');
+      if (ref.kind !== undefined && ref.kind !== 'MachineClass') {
+        return E.left(`refers to kind ${JSON.stringify(ref.kind)}, not MachineClass`);
+      }
+      const ns = str(ref.namespace) ?? namespace;
+      const found = classes.find(name, ns);
+      if (found === undefined) {
+        return E.left(
+          `MachineClass ${qualified(name, ns)} is not in this manifest; add it so its providerSpec can be converted`,
+        );
+      }
+      used.add(found.object);
+      const providerSpec = found.object.providerSpec;
+      if (!isObject(providerSpec)) {
+        return E.left(
+          `MachineClass ${qualified(name, ns)} (document ${found.index + 1}) has no providerSpec object`,
+        );
+      }
+      return E.right({ providerSpec, source: `MachineClass ${qualified(name, ns)} providerSpec` });
+    },
+  };
+
+  const errors: ConversionError[] = [];
+  const output: unknown[] = [];
+  const reports: DocumentReport[] = [];
+  const warnings: string[] = [];
+  const seen = new Map<string, number>();
+  const removed: { index: number; line?: number; object: JsonObject }[] = [];
+  const at = (doc: InputDocument) => ({
+    index: doc.index,
+    ...(doc.line === undefined ? {} : { line: doc.line }),
+  });
+
+  for (const doc of documents) {
+    if (up && (isV1alpha1(doc.value, 'MachineClass') || isV1alpha1(doc.value, 'MachineClassList'))) {
+      removed.push({ ...at(doc), object: doc.value });
+      continue;
+    }
+    const result = convertObject(doc.value, options.to, convertOptions);
+    if (E.isLeft(result)) {
+      const error = result.left;
+      errors.push({ ...at(doc), ...(error.kind === undefined ? nameOf(doc.value) : {}), ...error });
+      continue;
+    }
+    const { object, generated, reports: objectReports } = result.right;
+    for (const value of [object, ...generated]) {
+      const key = identityKey(value);
+      if (key !== undefined) {
+        const first = seen.get(key);
+        if (first !== undefined) {
+          const { kind, name, namespace } = nameOf(value);
+          errors.push({
+            ...at(doc),
+            ...nameOf(doc.value),
+            message: `${kind} ${qualified(name ?? '', namespace)} would be written twice (also by document ${first + 1}); does the manifest mix versions of one object?`,
+          });
+        } else seen.set(key, doc.index);
+      }
+      output.push(value);
+    }
+    reports.push({ ...at(doc), objects: objectReports });
+  }
+
+  for (const r of removed) {
+    const items = r.object.items;
+    const entries =
+      r.object.kind === 'MachineClass' ? [r.object] : (Array.isArray(items) ? items : []).filter(isObject);
+    const objects: ObjectReport[] = entries.map((mc) => ({
+      kind: 'MachineClass',
+      ...nameOf(mc),
+      action: 'removed',
+      from: V1ALPHA1,
+      moves: [],
+      stashed: [],
+      restored: [],
+      keptEdits: [],
+      generated: [],
+      warnings: used.has(mc)
+        ? []
+        : ['not used by any object in this manifest; v1alpha2 has no MachineClass, so it is not written'],
+    }));
+    reports.push({ index: r.index, ...(r.line === undefined ? {} : { line: r.line }), objects });
+  }
+  if (errors.length > 0) return E.left(errors.sort((a, b) => (a.index ?? 0) - (b.index ?? 0)));
+  reports.sort((a, b) => a.index - b.index);
+  for (const doc of reports) {
+    for (const o of doc.objects) {
+      const who = [o.kind, o.name === undefined ? undefined : qualified(o.name, o.namespace)]
+        .filter(Boolean)
+        .join(' ');
+      for (const w of o.warnings) warnings.push(`document ${doc.index + 1} (${who}): ${w}`);
+    }
+  }
+  return E.right({
+    documents: output,
+    report: { to: options.to, documents: reports, warnings, outputDocuments: output.length },
+  });
+}
+
+/** Reads a manifest (multi-document YAML, or JSON), converts it, and writes it back. */
+export function convertManifest(
+  text: string,
+  options: ManifestConversionOptions & { readonly format?: ManifestFormat },
+): E.Either<ConversionError[], ManifestConversion & { readonly text: string }> {
+  const read = readManifest(text);
+  if (E.isLeft(read)) {
+    return E.left(
+      read.left.map((e) => ({
+        index: e.index,
+        line: e.line,
+        message: `line ${e.line}, column ${e.column}: ${e.message}`,
+      })),
+    );
+  }
+  const converted = convertDocuments(read.right, options);
+  if (E.isLeft(converted)) return converted;
+  return E.right({
+    ...converted.right,
+    text: writeManifest(converted.right.documents, options.format ?? 'yaml'),
+  });
+}

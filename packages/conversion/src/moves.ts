@@ -1,0 +1,92 @@
+import {
+  clone,
+  deepEqual,
+  deletePath,
+  dotted,
+  getPath,
+  isObject,
+  type Json,
+  type JsonObject,
+  setPath,
+} from './path.js';
+import type { Direction } from './versions.js';
+
+/**
+ * One row of a kind's field-move table: where a field lives in each version and how its
+ * value changes on the way. Fields no row mentions keep their path and value (including
+ * fields neither version knows: decoding never drops data).
+ *
+ * A row with only a `v1alpha1` path has no home in v1alpha2, and the reverse; such values
+ * are dropped by the move and kept by the stash (stash.ts), never lost.
+ */
+export interface FieldMove {
+  /** Dotted path in v1alpha1, relative to the table's root. */
+  readonly v1alpha1?: string;
+  /** Dotted path in v1alpha2, relative to the table's root. */
+  readonly v1alpha2?: string;
+  /**
+   * Value transform going up; `undefined` writes nothing. `root` is the unmoved source object
+   * at the table's root, for moves that depend on a sibling field.
+   */
+  readonly up?: (value: Json | undefined, root: JsonObject) => Json | undefined;
+  readonly down?: (value: Json | undefined, root: JsonObject) => Json | undefined;
+  /** Run the transform (with `undefined`) even when the source field is absent: it may add a value. */
+  readonly evenIfAbsent?: Direction;
+  /** Why the field moves or goes: shown in the report and in docs/conversion.md. */
+  readonly note: string;
+}
+
+/** What one applied row did, for the conversion report. */
+export interface AppliedMove {
+  readonly from: string;
+  /** Absent: the value has no home in the target version (it is in the stash). */
+  readonly to?: string;
+  readonly note: string;
+}
+
+function joinPath(prefix: string, path: string): string {
+  return prefix === '' ? path : `${prefix}.${path}`;
+}
+
+/**
+ * Applies a move table to `source` at `prefix` (`''` for the object itself,
+ * `spec.template` for a MachineSet's machine template) and returns the moved copy.
+ * Rows whose source field is absent do nothing, and are not reported.
+ */
+export function applyMoves(
+  source: JsonObject,
+  moves: readonly FieldMove[],
+  direction: Direction,
+  prefix = '',
+  applied: AppliedMove[] = [],
+): JsonObject {
+  const out = clone(source);
+  const root = prefix === '' ? source : getPath(source, dotted(prefix));
+  if (!isObject(root)) return out;
+  for (const move of moves) {
+    const from = direction === 'up' ? move.v1alpha1 : move.v1alpha2;
+    const to = direction === 'up' ? move.v1alpha2 : move.v1alpha1;
+    const transform = direction === 'up' ? move.up : move.down;
+    const always = move.evenIfAbsent === direction;
+    // Rows run in order, each on the result of the ones before it, so rows can chain.
+    const value =
+      from === undefined ? undefined : (getPath(out, dotted(joinPath(prefix, from))) as Json | undefined);
+    if (value === undefined && !always) continue;
+    const fromLabel = from === undefined ? '(derived)' : joinPath(prefix, from);
+    const moved = to === undefined ? undefined : transform === undefined ? value : transform(value, root);
+    // A row that rewrites a field in place keeps the key where it was (stable output order).
+    if (from !== undefined && value !== undefined && !(from === to && moved !== undefined)) {
+      deletePath(out, dotted(joinPath(prefix, from)));
+    }
+    if (to === undefined || moved === undefined) {
+      if (value !== undefined) applied.push({ from: fromLabel, note: move.note });
+      continue;
+    }
+    setPath(out, dotted(joinPath(prefix, to)), moved);
+    // Rows that rewrite a field in place are reported only when they changed something.
+    if (from !== to || !deepEqual(value, moved)) {
+      applied.push({ from: fromLabel, to: joinPath(prefix, to), note: move.note });
+    }
+  }
+  return out;
+}

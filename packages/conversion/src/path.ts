@@ -1,0 +1,133 @@
+/**
+ * Plain-JSON helpers for the field-move tables: objects are read and written by path, and
+ * never mutated in place once handed back to a caller.
+ */
+
+/** A JSON value as it comes out of a YAML or JSON parser. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** A path into a document: object keys and array indexes. */
+export type Path = readonly (string | number)[];
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `spec.template.metadata.labels["cluster.k8s.io/cluster-name"]`, for messages and the report. */
+export function formatPath(path: Path): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += out === '' ? part : `.${part}`;
+    else out += `[${JSON.stringify(part)}]`;
+  }
+  return out;
+}
+
+/** Parses the dotted form used in the move tables (`spec.versions.kubelet`). */
+export function dotted(path: string): string[] {
+  return path === '' ? [] : path.split('.');
+}
+
+export function getPath(value: unknown, path: Path): unknown {
+  let current: unknown = value;
+  for (const part of path) {
+    if (typeof part === 'number') {
+      if (!Array.isArray(current)) return undefined;
+      current = current[part];
+    } else {
+      if (!isObject(current)) return undefined;
+      current = Object.hasOwn(current, part) ? current[part] : undefined;
+    }
+  }
+  return current;
+}
+
+/**
+ * Sets `path` to `value` in `root` (mutating), creating intermediate objects as needed.
+ * Returns false when a non-object is in the way (the value is then not written).
+ */
+export function setPath(root: JsonObject, path: Path, value: Json): boolean {
+  if (path.length === 0) return false;
+  let current: Json = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const part = path[i]!;
+    const next = path[i + 1]!;
+    if (Array.isArray(current) && typeof part === 'number') {
+      if (current[part] === undefined) current[part] = typeof next === 'number' ? [] : {};
+      current = current[part]!;
+    } else if (isObject(current) && typeof part === 'string') {
+      if (!Object.hasOwn(current, part)) current[part] = typeof next === 'number' ? [] : {};
+      current = current[part]!;
+    } else {
+      return false;
+    }
+  }
+  const last = path[path.length - 1]!;
+  if (Array.isArray(current) && typeof last === 'number') current[last] = value;
+  else if (isObject(current) && typeof last === 'string') current[last] = value;
+  else return false;
+  return true;
+}
+
+/**
+ * Removes `path` from `root` (mutating). With `pruneEmptyParents`, objects left empty by
+ * the removal go too, so taking `metadata.labels.x` away does not leave `labels: {}`.
+ */
+export function deletePath(root: JsonObject, path: Path, pruneEmptyParents = false): void {
+  if (path.length === 0) return;
+  const parents: Json[] = [root];
+  let current: Json = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const part = path[i]!;
+    const next: Json | undefined = Array.isArray(current)
+      ? typeof part === 'number'
+        ? current[part]
+        : undefined
+      : isObject(current) && typeof part === 'string' && Object.hasOwn(current, part)
+        ? current[part]
+        : undefined;
+    if (next === undefined) return;
+    current = next;
+    parents.push(current);
+  }
+  const last = path[path.length - 1]!;
+  if (isObject(current) && typeof last === 'string') delete current[last];
+  else if (Array.isArray(current) && typeof last === 'number') current.splice(last, 1);
+  if (!pruneEmptyParents) return;
+  for (let i = path.length - 1; i > 0; i--) {
+    const node = parents[i];
+    if (!isObject(node) || Object.keys(node).length > 0) break;
+    const parent = parents[i - 1];
+    const key = path[i - 1]!;
+    if (isObject(parent) && typeof key === 'string') delete parent[key];
+  }
+}
+
+export function clone<T extends Json>(value: T): T {
+  return structuredClone(value);
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a as object);
+  const bo = b as Record<string, unknown>;
+  if (ak.length !== Object.keys(bo).length) return false;
+  for (const key of ak) {
+    if (!Object.hasOwn(bo, key) || !deepEqual((a as Record<string, unknown>)[key], bo[key])) return false;
+  }
+  return true;
+}
+
+export function isPrefix(prefix: Path, path: Path): boolean {
+  if (prefix.length > path.length) return false;
+  return prefix.every((part, i) => part === path[i]);
+}

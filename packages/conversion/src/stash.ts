@@ -1,0 +1,212 @@
+import * as E from 'fp-ts/lib/Either.js';
+import {
+  clone,
+  deepEqual,
+  deletePath,
+  getPath,
+  isObject,
+  isPrefix,
+  type Json,
+  type JsonObject,
+  setPath,
+} from './path.js';
+
+/**
+ * The annotation that makes conversion lossless. Whatever the target version cannot express
+ * is written here, as a patch that turns the plain conversion back into the original.
+ *
+ * Upstream's v0.3 webhooks use `cluster.x-k8s.io/conversion-data` for the same idea, but they
+ * decode that annotation as a v1alpha3 object; a v1alpha2 object carrying our payload under
+ * that key would be misread by them, so the stash has its own key.
+ */
+export const CONVERSION_DATA_ANNOTATION = 'conversion.capi-kit.dev/data';
+
+/**
+ * One difference between the original object and what the plain conversion back produces.
+ * `value` absent: the original had no such field. `base` absent: the conversion back
+ * produces none. Paths are object keys only: arrays are stashed whole.
+ */
+export interface StashEntry {
+  readonly path: readonly string[];
+  readonly value?: Json;
+  readonly base?: Json;
+}
+
+export interface Stash {
+  /** The apiVersion this stash restores (the version the object was converted from). */
+  readonly restores: string;
+  readonly entries: readonly StashEntry[];
+  /**
+   * Fields a provider plug-in filled in on the way (Machine `spec.infrastructureRef`, …) and
+   * their values. A conversion back does not need to stash them again while they are unchanged:
+   * the plug-in makes them again.
+   */
+  readonly generated?: readonly { readonly path: readonly string[]; readonly value: Json }[];
+  /** Set when writing the annotation had to create `metadata` or `metadata.annotations`. */
+  readonly created?: 'metadata' | 'annotations';
+}
+
+/** The differences that turn `base` into `original`, field by field. */
+export function diff(original: JsonObject, base: JsonObject): StashEntry[] {
+  const out: StashEntry[] = [];
+  diffInto(original, base, [], out);
+  return out;
+}
+
+function diffInto(original: JsonObject, base: JsonObject, at: string[], out: StashEntry[]): void {
+  for (const key of Object.keys(original)) {
+    const path = [...at, key];
+    const o = original[key]!;
+    if (!Object.hasOwn(base, key)) {
+      out.push({ path, value: o });
+      continue;
+    }
+    const b = base[key]!;
+    if (isObject(o) && isObject(b)) diffInto(o, b, path, out);
+    else if (!deepEqual(o, b)) out.push({ path, value: o, base: b });
+  }
+  for (const key of Object.keys(base)) {
+    if (!Object.hasOwn(original, key)) out.push({ path: [...at, key], base: base[key]! });
+  }
+}
+
+export interface ApplyResult {
+  readonly applied: StashEntry[];
+  /** Entries whose field was edited after the stash was written: the edit wins. */
+  readonly skipped: StashEntry[];
+}
+
+/**
+ * Applies a stash to `target` (mutating). An entry applies only where the target still holds
+ * the value the conversion produced when the stash was written (`base`); a field edited since
+ * keeps its edit, as upstream's hub/spoke conversion keeps spoke edits.
+ */
+export function applyStash(target: JsonObject, entries: readonly StashEntry[]): ApplyResult {
+  const applied: StashEntry[] = [];
+  const skipped: StashEntry[] = [];
+  for (const entry of entries) {
+    const current = getPath(target, entry.path);
+    const expected = entry.base;
+    const unchanged = expected === undefined ? current === undefined : deepEqual(current, expected);
+    if (!unchanged) {
+      skipped.push(entry);
+      continue;
+    }
+    if (entry.value === undefined) deletePath(target, entry.path);
+    else setPath(target, entry.path, clone(entry.value));
+    applied.push(entry);
+  }
+  return { applied, skipped };
+}
+
+/** Drops entries under plug-in generated paths while those fields still hold generated values. */
+export function withoutGenerated(
+  entries: readonly StashEntry[],
+  object: JsonObject,
+  generated: Stash['generated'],
+): StashEntry[] {
+  if (generated === undefined || generated.length === 0) return [...entries];
+  const intact = generated.every((g) => deepEqual(getPath(object, g.path), g.value));
+  if (!intact) return [...entries];
+  return entries.filter((e) => !generated.some((g) => isPrefix(g.path, e.path)));
+}
+
+function encodeStash(stash: Stash): string {
+  const payload: Record<string, unknown> = {
+    restores: stash.restores,
+    patch: stash.entries.map((e) => ({
+      p: e.path,
+      ...(e.value === undefined ? {} : { v: e.value }),
+      ...(e.base === undefined ? {} : { b: e.base }),
+    })),
+  };
+  if (stash.generated !== undefined && stash.generated.length > 0) {
+    payload.generated = stash.generated.map((g) => ({ p: g.path, v: g.value }));
+  }
+  if (stash.created !== undefined) payload.created = stash.created;
+  return JSON.stringify(payload);
+}
+
+function isPath(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((p) => typeof p === 'string');
+}
+
+function decodeStash(text: string): E.Either<string, Stash> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return E.left('is not JSON');
+  }
+  if (!isObject(raw) || typeof raw.restores !== 'string' || !Array.isArray(raw.patch)) {
+    return E.left('is not a conversion stash (expected {"restores": …, "patch": […]})');
+  }
+  const entries: StashEntry[] = [];
+  for (const item of raw.patch) {
+    if (!isObject(item) || !isPath(item.p)) return E.left('has a patch entry without a path');
+    entries.push({
+      path: item.p,
+      ...(Object.hasOwn(item, 'v') ? { value: item.v! } : {}),
+      ...(Object.hasOwn(item, 'b') ? { base: item.b! } : {}),
+    });
+  }
+  const generated: { path: string[]; value: Json }[] = [];
+  if (raw.generated !== undefined) {
+    if (!Array.isArray(raw.generated)) return E.left('has a malformed "generated" list');
+    for (const g of raw.generated) {
+      if (!isObject(g) || !isPath(g.p) || g.v === undefined)
+        return E.left('has a malformed "generated" entry');
+      generated.push({ path: g.p, value: g.v });
+    }
+  }
+  const created = raw.created;
+  if (created !== undefined && created !== 'metadata' && created !== 'annotations') {
+    return E.left('has an unknown "created" marker');
+  }
+  return E.right({
+    restores: raw.restores,
+    entries,
+    ...(generated.length > 0 ? { generated } : {}),
+    ...(created === undefined ? {} : { created }),
+  });
+}
+
+/**
+ * Splits an object into its stash (if it carries one) and a copy without the annotation.
+ * Fails when the annotation is present but unreadable.
+ */
+export function takeStash(object: JsonObject): E.Either<string, { stash?: Stash; rest: JsonObject }> {
+  const text = getPath(object, ['metadata', 'annotations', CONVERSION_DATA_ANNOTATION]);
+  if (text === undefined) return E.right({ rest: object });
+  if (typeof text !== 'string') return E.left(`annotation ${CONVERSION_DATA_ANNOTATION} is not a string`);
+  const decoded = decodeStash(text);
+  if (E.isLeft(decoded)) return E.left(`annotation ${CONVERSION_DATA_ANNOTATION} ${decoded.left}`);
+  const stash = decoded.right;
+  const rest = clone(object);
+  const metadata = rest.metadata as JsonObject;
+  const annotations = metadata.annotations as JsonObject;
+  delete annotations[CONVERSION_DATA_ANNOTATION];
+  if (stash.created !== undefined && Object.keys(annotations).length === 0) {
+    delete metadata.annotations;
+    if (stash.created === 'metadata' && Object.keys(metadata).length === 0) delete rest.metadata;
+  }
+  return E.right({ stash, rest });
+}
+
+/** Writes `stash` into `object` (mutating), recording what it had to create. */
+export function putStash(object: JsonObject, stash: Omit<Stash, 'created'>): void {
+  let created: Stash['created'];
+  if (!isObject(object.metadata)) {
+    object.metadata = {};
+    created = 'metadata';
+  }
+  const metadata = object.metadata as JsonObject;
+  if (!isObject(metadata.annotations)) {
+    metadata.annotations = {};
+    created ??= 'annotations';
+  }
+  (metadata.annotations as JsonObject)[CONVERSION_DATA_ANNOTATION] = encodeStash({
+    ...stash,
+    ...(created === undefined ? {} : { created }),
+  });
+}

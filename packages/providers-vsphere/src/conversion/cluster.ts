@@ -1,0 +1,75 @@
+import {
+  type ClusterPluginInput,
+  certificateSecrets,
+  INFRASTRUCTURE_V1ALPHA2,
+  labelOf,
+  moveProviderFields,
+  noHomeWarnings,
+  objectRef,
+  type PluginResult,
+  type ProviderFieldMove,
+  pluginFail,
+  pluginOk,
+  providerObject,
+  unmappedFields,
+} from '@capi-kit/conversion';
+import { isV03, VSPHERE_V03_CLUSTER_KIND, VSPHERE_V04_CLUSTER_KIND } from './types.js';
+
+/** VsphereClusterProviderConfig (CAPV v0.3) → VSphereCluster.spec (CAPV v0.5). */
+export const vsphereV03ClusterFieldMoves: readonly ProviderFieldMove[] = [
+  { from: 'vsphereServer', to: 'server' },
+];
+
+/** VsphereClusterProviderSpec (CAPV v0.4) → VSphereCluster.spec (CAPV v0.5). */
+export const vsphereV04ClusterFieldMoves: readonly ProviderFieldMove[] = [
+  { from: 'server', to: 'server' },
+  { from: 'insecure', to: 'insecure' },
+  { from: 'cloudProviderConfiguration', to: 'cloudProviderConfiguration' },
+];
+
+/**
+ * Fields that go elsewhere: key pairs become Secrets; `sshAuthorizedKeys` and
+ * `clusterConfiguration` go into the KubeadmConfig of the Cluster's Machines (machine.ts).
+ * Credentials (`username`/`password`, `vsphereUser`/`vspherePassword`,
+ * `vsphereCredentialSecret`) have no place in a v1alpha2 object: CAPV v0.5 reads them from
+ * its manager's configuration, so they only stay in the stash, with a warning.
+ */
+export const vsphereClusterConsumedFields = [
+  'caKeyPair',
+  'etcdCAKeyPair',
+  'frontProxyCAKeyPair',
+  'saKeyPair',
+  'clusterConfiguration',
+  'sshAuthorizedKeys',
+] as const;
+
+export function convertVsphereCluster(input: ClusterPluginInput): PluginResult {
+  const { providerSpec, owner } = input;
+  const v03 = isV03(providerSpec.apiVersion);
+  const expected = v03 ? VSPHERE_V03_CLUSTER_KIND : VSPHERE_V04_CLUSTER_KIND;
+  if (providerSpec.kind !== expected)
+    return pluginFail(`a Cluster needs a ${expected}, not ${String(providerSpec.kind)}`);
+  const table = v03 ? vsphereV03ClusterFieldMoves : vsphereV04ClusterFieldMoves;
+  const at = {
+    name: owner.name,
+    clusterName: owner.name,
+    ...(owner.namespace === undefined ? {} : { namespace: owner.namespace }),
+  };
+  const fields = moveProviderFields(providerSpec, table, labelOf('VSphereCluster', at), 'spec.');
+  const secrets = certificateSecrets(providerSpec, at);
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'VSphereCluster', owner.name, owner.namespace),
+    objects: [
+      providerObject(INFRASTRUCTURE_V1ALPHA2, 'VSphereCluster', at, fields.object),
+      ...secrets.objects,
+    ],
+    moves: [...fields.moves, ...secrets.moves],
+    warnings: [
+      ...noHomeWarnings(
+        unmappedFields(providerSpec, table, vsphereClusterConsumedFields),
+        input.providerSpecSource,
+      ),
+      ...secrets.warnings,
+    ],
+  });
+}

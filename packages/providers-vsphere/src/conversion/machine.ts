@@ -1,0 +1,174 @@
+import {
+  INFRASTRUCTURE_V1ALPHA2,
+  type JsonObject,
+  type KubeadmParts,
+  kubeadmConfig,
+  kubeadmConfigTemplate,
+  kubeadmSpec,
+  labelOf,
+  type MachinePluginInput,
+  moveProviderFields,
+  type Named,
+  noHomeWarnings,
+  objectRef,
+  type PluginResult,
+  type ProviderFieldMove,
+  pluginFail,
+  pluginOk,
+  providerObject,
+  unmappedFields,
+} from '@capi-kit/conversion';
+import { isV03, VSPHERE_V03_MACHINE_KIND, VSPHERE_V04_MACHINE_KIND } from './types.js';
+
+/**
+ * VsphereMachineProviderConfig (CAPV v0.3) → VSphereMachine.spec (CAPV v0.5). v0.3 nested the
+ * machine under `machineSpec` and called the memory `memoryMB`, but sized it in MiB (its
+ * templates fill it from VSPHERE_MEM_MIB), so the number moves unchanged.
+ */
+export const vsphereV03MachineFieldMoves: readonly ProviderFieldMove[] = [
+  { from: 'machineSpec.datacenter', to: 'datacenter' },
+  { from: 'machineSpec.template', to: 'template' },
+  { from: 'machineSpec.network', to: 'network' },
+  { from: 'machineSpec.numCPUs', to: 'numCPUs' },
+  { from: 'machineSpec.memoryMB', to: 'memoryMiB' },
+  { from: 'machineSpec.diskGiB', to: 'diskGiB' },
+];
+
+/** VsphereMachineProviderSpec (CAPV v0.4) → VSphereMachine.spec (CAPV v0.5): same names. */
+export const vsphereV04MachineFieldMoves: readonly ProviderFieldMove[] = [
+  { from: 'datacenter', to: 'datacenter' },
+  { from: 'template', to: 'template' },
+  { from: 'network', to: 'network' },
+  { from: 'numCPUs', to: 'numCPUs' },
+  { from: 'numCoresPerSocket', to: 'numCoresPerSocket' },
+  { from: 'memoryMiB', to: 'memoryMiB' },
+  { from: 'diskGiB', to: 'diskGiB' },
+];
+
+/** Fields that go to the KubeadmConfig instead (`ntpServers` → `ntp.servers`). */
+const consumedV03 = ['kubeadmConfiguration', 'machineSpec.ntpServers'] as const;
+const consumedV04 = ['kubeadmConfiguration', 'ntpServers'] as const;
+
+/** VSphereMachine requires these (CAPV v0.5 CRD). */
+const REQUIRED = ['datacenter', 'template', 'network'] as const;
+
+/** The user CAPV v0.5 templates create for SSH access. */
+export const VSPHERE_SSH_USER = 'capv';
+
+function obj(value: unknown): JsonObject | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as JsonObject)
+    : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function kubeadmParts(input: MachinePluginInput, v03: boolean, warnings: string[]): KubeadmParts {
+  const spec = input.providerSpec;
+  const kubeadm = obj(spec.kubeadmConfiguration);
+  const clusterSpec = input.cluster?.providerSpec;
+  if (input.clusterName !== undefined && input.cluster === undefined) {
+    warnings.push(
+      `Cluster ${input.clusterName} is not in this manifest: its sshAuthorizedKeys and clusterConfiguration are not in the bootstrap config`,
+    );
+  }
+  const clusterConfiguration = obj(clusterSpec?.clusterConfiguration);
+  const keys = strings(clusterSpec?.sshAuthorizedKeys);
+  const ntp = strings(v03 ? obj(spec.machineSpec)?.ntpServers : spec.ntpServers);
+  const init = obj(kubeadm?.init);
+  const join = obj(kubeadm?.join);
+  return {
+    ...(init === undefined ? {} : { init }),
+    ...(join === undefined ? {} : { join }),
+    ...(input.controlPlane && clusterConfiguration !== undefined ? { clusterConfiguration } : {}),
+    ntpServers: ntp,
+    users:
+      keys.length === 0
+        ? []
+        : [{ name: VSPHERE_SSH_USER, sshAuthorizedKeys: keys, sudo: 'ALL=(ALL) NOPASSWD:ALL' }],
+  };
+}
+
+interface Built {
+  readonly at: Named;
+  readonly spec: JsonObject;
+  readonly moves: { from: string; to: string }[];
+  readonly kubeadm: KubeadmParts;
+  readonly warnings: string[];
+}
+
+function build(input: MachinePluginInput, kind: string, reportPrefix: string): Built | string {
+  const value = input.providerSpec;
+  const v03 = isV03(value.apiVersion);
+  const expected = v03 ? VSPHERE_V03_MACHINE_KIND : VSPHERE_V04_MACHINE_KIND;
+  if (value.kind !== expected) return `a ${input.owner.kind} needs a ${expected}, not ${String(value.kind)}`;
+  const table = v03 ? vsphereV03MachineFieldMoves : vsphereV04MachineFieldMoves;
+  const at: Named = {
+    name: input.owner.name,
+    ...(input.owner.namespace === undefined ? {} : { namespace: input.owner.namespace }),
+    ...(input.clusterName === undefined ? {} : { clusterName: input.clusterName }),
+  };
+  const fields = moveProviderFields(value, table, labelOf(kind, at), reportPrefix);
+  const missing = REQUIRED.filter((f) => fields.object[f] === undefined);
+  if (missing.length > 0) {
+    const where = v03 ? 'machineSpec.' : '';
+    return `${missing.map((f) => `${where}${f}`).join(', ')} missing: ${kind.replace('Template', '')} requires them`;
+  }
+  const consumed = v03 ? consumedV03 : consumedV04;
+  const unmapped = [
+    ...unmappedFields(value, table, consumed),
+    ...(v03 ? unmappedFields(value, table, consumed, 'machineSpec') : []),
+  ];
+  const warnings = noHomeWarnings(unmapped, input.providerSpecSource);
+  return {
+    at,
+    spec: fields.object,
+    moves: [...fields.moves],
+    kubeadm: kubeadmParts(input, v03, warnings),
+    warnings,
+  };
+}
+
+/** Machine → VSphereMachine + KubeadmConfig, both named after the Machine. */
+export function convertVsphereMachine(input: MachinePluginInput): PluginResult {
+  const built = build(input, 'VSphereMachine', 'spec.');
+  if (typeof built === 'string') return pluginFail(built);
+  const { at, spec, moves } = built;
+  if (input.providerID !== undefined) {
+    spec.providerID = input.providerID;
+    moves.push({ from: '(Machine spec.providerID)', to: `${labelOf('VSphereMachine', at)} spec.providerID` });
+  }
+  const bootstrap = kubeadmConfig(at, kubeadmSpec(built.kubeadm, input.controlPlane));
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'VSphereMachine', at.name, at.namespace),
+    bootstrap: { configRef: bootstrap.ref },
+    objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, 'VSphereMachine', at, spec), bootstrap.object],
+    moves: [...moves, { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfig', at)} spec` }],
+    warnings: built.warnings,
+  });
+}
+
+/** MachineSet / MachineDeployment template → VSphereMachineTemplate + KubeadmConfigTemplate. */
+export function convertVsphereMachineTemplate(input: MachinePluginInput): PluginResult {
+  const built = build(input, 'VSphereMachineTemplate', 'spec.template.spec.');
+  if (typeof built === 'string') return pluginFail(built);
+  const { at } = built;
+  const bootstrap = kubeadmConfigTemplate(at, kubeadmSpec(built.kubeadm, input.controlPlane));
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'VSphereMachineTemplate', at.name, at.namespace),
+    bootstrap: { configRef: bootstrap.ref },
+    objects: [
+      providerObject(INFRASTRUCTURE_V1ALPHA2, 'VSphereMachineTemplate', at, {
+        template: { spec: built.spec },
+      }),
+      bootstrap.object,
+    ],
+    moves: [
+      ...built.moves,
+      { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfigTemplate', at)} spec.template.spec` },
+    ],
+    warnings: built.warnings,
+  });
+}
