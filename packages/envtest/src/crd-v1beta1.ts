@@ -19,6 +19,10 @@
 //   a node with no type information at all accepts any value.
 // - Constructs v1 forbids are dropped: `uniqueItems: true`, `additionalProperties` next
 //   to `properties`, and fields of `metadata` at the root other than name/generateName.
+// - Groups under k8s.io and kubernetes.io are protected in v1: such a CRD must carry the
+//   `api-approved.kubernetes.io` annotation. v1beta1 did not check it, so CRDs such as
+//   cluster.k8s.io get the value "unapproved, …", which v1 accepts (the CRD then reports
+//   KubernetesAPIApprovalPolicyConformant=False).
 // - `status` (which the server owns) and `metadata.creationTimestamp: null` are dropped.
 //
 // Every change is reported in `changes`, one line with the JSON path of what changed.
@@ -51,6 +55,12 @@ export function isCrd(doc: unknown): doc is JsonObject {
     doc.kind === 'CustomResourceDefinition' &&
     (doc.apiVersion === v1beta1 || doc.apiVersion === v1)
   );
+}
+
+const approvalAnnotation = 'api-approved.kubernetes.io';
+
+function isProtectedGroup(group: string): boolean {
+  return ['k8s.io', 'kubernetes.io'].some((d) => group === d || group.endsWith(`.${d}`));
 }
 
 function clone<T>(value: T): T {
@@ -97,10 +107,12 @@ function visit(
       node.type = 'array';
       changes.push(`${path}: added type: array`);
     } else if (isIntOrStringUnion(node.anyOf) || isIntOrStringUnion(node.oneOf)) {
+      // v1 accepts exactly this shape for int-or-string, integer first.
+      const from = node.anyOf ? 'anyOf' : 'oneOf';
+      delete node.oneOf;
+      node.anyOf = [{ type: 'integer' }, { type: 'string' }];
       node['x-kubernetes-int-or-string'] = true;
-      changes.push(
-        `${path}: ${node.anyOf ? 'anyOf' : 'oneOf'} [integer, string] → x-kubernetes-int-or-string`,
-      );
+      changes.push(`${path}: ${from} of string and integer → x-kubernetes-int-or-string`);
     } else if (node['x-kubernetes-preserve-unknown-fields'] !== true) {
       node['x-kubernetes-preserve-unknown-fields'] = true;
       changes.push(`${path}: no type given: accepts any value (x-kubernetes-preserve-unknown-fields)`);
@@ -180,6 +192,14 @@ export function convertV1beta1Crd(input: JsonObject): CrdConversion {
   const spec = isObject(source.spec) ? source.spec : {};
   const metadata = isObject(source.metadata) ? { ...source.metadata } : {};
   if (metadata.creationTimestamp === null) delete metadata.creationTimestamp;
+  const group = String(spec.group ?? '');
+  const annotations = isObject(metadata.annotations) ? { ...metadata.annotations } : {};
+  if (isProtectedGroup(group) && annotations[approvalAnnotation] === undefined) {
+    annotations[approvalAnnotation] =
+      'unapproved, converted from apiextensions.k8s.io/v1beta1 by @capi-kit/envtest';
+    metadata.annotations = annotations;
+    changes.push(`metadata.annotations: added ${approvalAnnotation} (${group} is a protected group in v1)`);
+  }
 
   // v1beta1 defaults preserveUnknownFields to true; v1 only accepts false.
   const preserveUnknown = spec.preserveUnknownFields !== false;

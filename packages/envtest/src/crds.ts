@@ -68,6 +68,31 @@ function conditionTrue(crd: JsonObject, type: string): boolean {
   return conditions.some((c) => c.type === type && c.status === 'True');
 }
 
+// Test files running in parallel may install the same CRD at the same moment: an update
+// that loses the race (409) is retried against the newer version.
+async function createOrReplace(kc: KubeConfig, crd: JsonObject): Promise<void> {
+  const name = nameOf(crd);
+  for (let attempt = 1; ; attempt++) {
+    const created = await restRequest(kc, 'POST', crdPath, crd);
+    if (created.status !== 409) {
+      expectOk(`create CRD ${name}`, created);
+      return;
+    }
+    const existing = await restRequest(kc, 'GET', `${crdPath}/${name}`);
+    if (existing.status === 404) continue; // deleted meanwhile: create again
+    const current = expectOk(`read CRD ${name}`, existing) as JsonObject;
+    const metadata = {
+      ...(crd.metadata as JsonObject),
+      resourceVersion: (current.metadata as JsonObject).resourceVersion,
+    };
+    const replaced = await restRequest(kc, 'PUT', `${crdPath}/${name}`, { ...crd, metadata });
+    if (replaced.status !== 409 || attempt >= 5) {
+      expectOk(`replace CRD ${name}`, replaced);
+      return;
+    }
+  }
+}
+
 /**
  * Creates (or replaces) CRDs and waits until each is Established and every served version
  * is listed by API discovery, so objects can be created right away.
@@ -79,26 +104,7 @@ export async function installCRDs(
 ): Promise<InstalledCrd[]> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const loaded = loadCrds(input);
-  for (const { crd } of loaded) {
-    const name = nameOf(crd);
-    const created = await restRequest(kc, 'POST', crdPath, crd);
-    if (created.status === 409) {
-      const existing = expectOk(
-        `read CRD ${name}`,
-        await restRequest(kc, 'GET', `${crdPath}/${name}`),
-      ) as JsonObject;
-      const metadata = {
-        ...(crd.metadata as JsonObject),
-        resourceVersion: (existing.metadata as JsonObject).resourceVersion,
-      };
-      expectOk(
-        `replace CRD ${name}`,
-        await restRequest(kc, 'PUT', `${crdPath}/${name}`, { ...crd, metadata }),
-      );
-    } else {
-      expectOk(`create CRD ${name}`, created);
-    }
-  }
+  for (const { crd } of loaded) await createOrReplace(kc, crd);
   const installed: InstalledCrd[] = [];
   for (const { crd, changes } of loaded) {
     const name = nameOf(crd);
