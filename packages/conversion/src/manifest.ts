@@ -2,7 +2,7 @@ import { type ManifestFormat, readManifest, writeManifest } from '@capi-kit/core
 import * as E from 'fp-ts/lib/Either.js';
 import { type ConvertOptions, convertObject, type ResolvedMachineClass } from './convert.js';
 import type { ConversionError } from './errors.js';
-import { getPath, isObject, type JsonObject } from './path.js';
+import { deepEqual, getPath, isObject, type JsonObject } from './path.js';
 import type { ClusterInfo, ConversionPlugin } from './plugins.js';
 import type { ConversionReport, DocumentReport, ObjectReport } from './report.js';
 import { type ApiVersion, V1ALPHA1, V1ALPHA2 } from './versions.js';
@@ -93,14 +93,27 @@ function identityKey(value: unknown): string | undefined {
 }
 
 /**
+ * A `v1 List` (what `kubectl get -o json` prints, and what JSON output writes for several
+ * documents) is a container: its items convert as documents of their own, at its index.
+ */
+function expandV1List(doc: InputDocument): InputDocument[] {
+  const value = doc.value;
+  if (!isObject(value) || value.apiVersion !== 'v1' || value.kind !== 'List' || !Array.isArray(value.items)) {
+    return [doc];
+  }
+  return value.items.map((item) => ({ ...doc, value: item }));
+}
+
+/**
  * Converts the documents of a manifest to `options.to`. MachineClasses (v1alpha1 only) are
  * resolved for the objects that use them and then left out: v1alpha2 has no such kind.
  * All-or-nothing: any failing document makes the result a list of errors.
  */
 export function convertDocuments(
-  documents: readonly InputDocument[],
+  input: readonly InputDocument[],
   options: ManifestConversionOptions,
 ): E.Either<ConversionError[], ManifestConversion> {
+  const documents = input.flatMap(expandV1List);
   const up = options.to === V1ALPHA2;
   const classes = new ByName<{ object: JsonObject; index: number }>();
   const used = new Set<JsonObject>();
@@ -150,7 +163,7 @@ export function convertDocuments(
   const output: unknown[] = [];
   const reports: DocumentReport[] = [];
   const warnings: string[] = [];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { index: number; value: unknown }>();
   const removed: { index: number; line?: number; object: JsonObject }[] = [];
   const at = (doc: InputDocument) => ({
     index: doc.index,
@@ -171,16 +184,19 @@ export function convertDocuments(
     const { object, generated, reports: objectReports } = result.right;
     for (const value of [object, ...generated]) {
       const key = identityKey(value);
-      if (key !== undefined) {
-        const first = seen.get(key);
-        if (first !== undefined) {
-          const { kind, name, namespace } = nameOf(value);
-          errors.push({
-            ...at(doc),
-            ...nameOf(doc.value),
-            message: `${kind} ${qualified(name ?? '', namespace)} would be written twice (also by document ${first + 1}); does the manifest mix versions of one object?`,
-          });
-        } else seen.set(key, doc.index);
+      const first = key === undefined ? undefined : seen.get(key);
+      if (key !== undefined && first === undefined) seen.set(key, { index: doc.index, value });
+      if (first !== undefined) {
+        // Converting a manifest that already holds the objects a plug-in makes (converted
+        // before, or converted back and forth) yields the same object twice: write it once.
+        if (deepEqual(first.value, value)) continue;
+        const { kind, name, namespace } = nameOf(value);
+        errors.push({
+          ...at(doc),
+          ...nameOf(doc.value),
+          message: `${kind} ${qualified(name ?? '', namespace)} would be written twice, with different content (also by document ${first.index + 1}); does the manifest mix versions of one object?`,
+        });
+        continue;
       }
       output.push(value);
     }

@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { convertCommand } from './convert.js';
 import { phaseCommand } from './phase.js';
 import { validateCommand } from './validate.js';
 
@@ -6,4 +7,4 @@ import { validateCommand } from './validate.js';
  * Every subcommand, in the order `--help` lists them. A new command is one module in
  * this folder plus one line here.
  */
-export const commands: readonly Command[] = [validateCommand, phaseCommand];
+export const commands: readonly Command[] = [convertCommand, validateCommand, phaseCommand];
