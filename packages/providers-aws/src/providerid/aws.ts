@@ -5,6 +5,7 @@ import {
   formatted,
   invalidField,
   missingField,
+  type ProviderIDFields,
   readField,
 } from '@capi-kit/core/providerid';
 import { left, right } from 'fp-ts/lib/Either.js';
@@ -20,7 +21,7 @@ const FARGATE_PREFIX = 'fargate-';
  * path token is the instance; it must start with "i-" (EC2) or "fargate-" (EKS Fargate,
  * where the token is the node name). The zone is the URL host (`aws://zone/i-…`) or the
  * first of two or more path tokens (`aws:///zone/i-…`); anything between zone and
- * instance is kept as `middle` (Fargate IDs carry an opaque token there).
+ * instance is kept as `middle` (Fargate IDs carry an opaque token there; absent when none).
  */
 function readPath(host: string, path: string, scheme: string): FieldsResult {
   let start = 0;
@@ -50,7 +51,8 @@ function readPath(host: string, path: string, scheme: string): FieldsResult {
       if (token.charCodeAt(i) <= 0x20) return invalidField(CLOUD, 'instanceId', 'white space inside the ID');
     }
   }
-  return right({ scheme, zone, instanceId, kind: fargate ? 'fargate' : 'ec2', middle: middle.join('/') });
+  const fields: ProviderIDFields = { scheme, zone, instanceId, kind: fargate ? 'fargate' : 'ec2' };
+  return right(middle.length > 0 ? { ...fields, middle: middle.join('/') } : fields);
 }
 
 /**

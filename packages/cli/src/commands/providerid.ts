@@ -1,0 +1,167 @@
+import type { ParsedProviderID, ProviderIDError } from '@capi-kit/core/providerid';
+import { parseProviderID, providerIDRegistry, sameInstance } from '@capi-kit/providers';
+import { parseCommandLine } from '../args.js';
+import type { Command } from '../command.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+
+const usage = `Usage: capi-kit providerid parse [ID ...] [--cloud CLOUD] [--json]
+       capi-kit providerid match [NODE_ID MACHINE_ID] [--cloud CLOUD] [--json]
+       capi-kit providerid clouds [--json]
+
+parse   Reads each providerID: its cloud, the cloud's fields and the identity key (equal
+        keys mean the same instance). With no ID arguments, reads one ID a line from
+        standard input. The scheme picks the cloud; an ID without a scheme is read only
+        when its shape is unambiguous (Azure resource path, OCI OCID, Alibaba
+        region.instance, EC2 instance ID) or --cloud names the cloud. Schemes no cloud
+        claims are held to Cluster API's generic grammar (cloud "generic").
+        --json: one {"input","valid","cloud","fields","key","canonical","error"?} object a
+        line (cloud, fields and key are null when the ID is invalid).
+match   Whether a Node's and a Machine's providerIDs denote the same instance, with the
+        reason; the verdict is "same", "different" or "unknown" (the strings cannot tell),
+        and match is true only for "same". With no ID arguments, reads
+        NODE_ID<TAB>MACHINE_ID lines from standard input.
+        --json: one {"match","verdict","reason","nodeProviderID","machineProviderID"}
+        object a line.
+clouds  Lists the clouds, their schemes and titles.
+
+Options:
+      --cloud CLOUD  parse with this cloud's grammar whatever the scheme (e.g. bare IDs)
+      --json         JSON lines instead of text
+
+Exit codes: parse: 0 every ID valid, 1 any ID invalid. match: 0 when every pair was
+compared, whatever the verdicts; 1 when a stdin line is not NODE_ID<TAB>MACHINE_ID.
+2 usage error (unknown subcommand or cloud, wrong number of IDs).
+`;
+
+/** Lines of standard input; a trailing newline does not make an extra empty line. */
+function lines(text: string): string[] {
+  if (text === '') return [];
+  const all = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  if (all[all.length - 1] === '') all.pop();
+  return all;
+}
+
+function checkCloud(cloud: string | undefined): void {
+  if (cloud !== undefined && providerIDRegistry.grammar(cloud) === undefined) {
+    throw new UsageError(`unknown cloud '${cloud}' (known: ${providerIDRegistry.clouds().join(', ')})`);
+  }
+}
+
+function parseJSON(input: string, result: { ok: ParsedProviderID } | { error: ProviderIDError }): string {
+  if ('ok' in result) {
+    const { cloud, fields, key, canonical } = result.ok;
+    return JSON.stringify({ input, valid: true, cloud, fields, key, canonical });
+  }
+  const { cloud, message, kind } = result.error;
+  return JSON.stringify({
+    input,
+    valid: false,
+    cloud: cloud ?? null,
+    fields: null,
+    key: null,
+    error: message,
+    errorKind: kind,
+  });
+}
+
+function parseText(input: string, result: { ok: ParsedProviderID } | { error: ProviderIDError }): string {
+  if ('ok' in result) {
+    const { cloud, fields, key } = result.ok;
+    const shown = Object.entries(fields)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ');
+    return `valid    ${cloud}  ${input}\n         ${shown}\n         key ${key}`;
+  }
+  const cloud = result.error.cloud ? `${result.error.cloud}  ` : '';
+  return `invalid  ${cloud}${JSON.stringify(input)}\n         ${result.error.message}`;
+}
+
+async function runParse(ids: readonly string[], cloud: string | undefined, json: boolean, io: CliIO) {
+  const inputs = ids.length > 0 ? ids : lines(await io.readStdin());
+  let invalid = 0;
+  for (const input of inputs) {
+    const parsed = parseProviderID(input, cloud === undefined ? {} : { cloud });
+    const result = parsed._tag === 'Left' ? { error: parsed.left } : { ok: parsed.right };
+    if ('error' in result) invalid++;
+    io.stdout(`${json ? parseJSON(input, result) : parseText(input, result)}\n`);
+  }
+  return invalid === 0 ? ExitCode.ok : ExitCode.input;
+}
+
+function matchLine(node: string, machine: string, cloud: string | undefined, json: boolean): string {
+  const result = sameInstance(node, machine, cloud === undefined ? {} : { cloud });
+  if (json) {
+    return JSON.stringify({
+      match: result.match,
+      verdict: result.verdict,
+      reason: result.reason,
+      nodeProviderID: node,
+      machineProviderID: machine,
+    });
+  }
+  const label = { same: 'match   ', different: 'no match', unknown: 'unknown ' }[result.verdict];
+  return `${label}  ${JSON.stringify(node)}  ${JSON.stringify(machine)}\n          ${result.reason}`;
+}
+
+async function runMatch(ids: readonly string[], cloud: string | undefined, json: boolean, io: CliIO) {
+  if (ids.length === 2) {
+    io.stdout(`${matchLine(ids[0]!, ids[1]!, cloud, json)}\n`);
+    return ExitCode.ok;
+  }
+  if (ids.length !== 0)
+    throw new UsageError(`match takes NODE_ID MACHINE_ID, or none to read stdin (got ${ids.length})`);
+  let bad = 0;
+  for (const [i, line] of lines(await io.readStdin()).entries()) {
+    const fields = line.split('\t');
+    if (fields.length !== 2) {
+      bad++;
+      const error = `line ${i + 1}: expected NODE_ID<TAB>MACHINE_ID (found ${fields.length - 1} tabs)`;
+      if (json) io.stdout(`${JSON.stringify({ line: i + 1, input: line, error })}\n`);
+      io.stderr(`capi-kit providerid: ${error}\n`);
+      continue;
+    }
+    io.stdout(`${matchLine(fields[0]!, fields[1]!, cloud, json)}\n`);
+  }
+  return bad === 0 ? ExitCode.ok : ExitCode.input;
+}
+
+function runClouds(json: boolean, io: CliIO) {
+  for (const cloud of providerIDRegistry.clouds()) {
+    const grammar = providerIDRegistry.grammar(cloud)!;
+    io.stdout(
+      json
+        ? `${JSON.stringify({ cloud, schemes: grammar.schemes, title: grammar.title })}\n`
+        : `${cloud.padEnd(14)} ${(grammar.schemes.join(', ') || '(any other)').padEnd(34)} ${grammar.title}\n`,
+    );
+  }
+  return ExitCode.ok;
+}
+
+export const providerIDCommand: Command = {
+  name: 'providerid',
+  summary: 'parse providerIDs of every cloud, and match node IDs to machine IDs',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandLine(args, {
+      json: { type: 'boolean' },
+      cloud: { type: 'string' },
+    });
+    const [sub, ...ids] = positionals;
+    const json = values.json === true;
+    checkCloud(values.cloud);
+    switch (sub) {
+      case 'parse':
+        return runParse(ids, values.cloud, json, io);
+      case 'match':
+        return runMatch(ids, values.cloud, json, io);
+      case 'clouds':
+        if (ids.length > 0) throw new UsageError('clouds takes no arguments');
+        return runClouds(json, io);
+      case undefined:
+        throw new UsageError('missing subcommand: parse, match or clouds');
+      default:
+        throw new UsageError(`unknown subcommand '${sub}' (expected parse, match or clouds)`);
+    }
+  },
+};
