@@ -128,6 +128,19 @@ export class HeldLease {
     return await this.#client.release(this.node);
   }
 
+  /**
+   * Stops renewing without writing anything: the lease stays with this identity on the
+   * server and expires on its own after its duration (a deliberate "long hold" that outlives
+   * this process, or a crash in tests). The signal aborts at once.
+   */
+  abandon(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#clearDeadline();
+    this.#client.forgetWritten(this.node);
+    this.#end(undefined, new DOMException('the lease was abandoned', 'AbortError'));
+  }
+
   async #renew(): Promise<RenewOutcome> {
     try {
       const result = await this.#client.renew(this.node, { signal: this.#controller.signal });

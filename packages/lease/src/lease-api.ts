@@ -182,7 +182,8 @@ export function toLeaseApiError(error: unknown, operation: string): LeaseApiErro
     );
   }
   const code = networkCode(error);
-  const text = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  const text = error instanceof Error ? error.message + (cause ? ` (${cause})` : '') : String(error);
   return new LeaseApiError(
     `${operation}: cannot reach the API server${code !== undefined ? ` (${code})` : ''}: ${text}`,
     'unreachable',
@@ -197,13 +198,17 @@ function isTimeoutReason(error: Error): boolean {
   return cause instanceof Error && cause.name === 'TimeoutError';
 }
 
-/** The errno-style code (ECONNREFUSED, ...) somewhere in an undici error's cause chain. */
-function networkCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
+/**
+ * The errno-style code (ECONNREFUSED, ...) somewhere in an undici error's cause chain
+ * (an AggregateError's `errors` included: one per address tried).
+ */
+function networkCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof error !== 'object' || error === null) return undefined;
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string') return code;
+  for (const inner of Array.isArray(errors) ? errors : []) {
+    const found = networkCode(inner, depth + 1);
+    if (found !== undefined) return found;
   }
-  return undefined;
+  return networkCode(cause, depth + 1);
 }

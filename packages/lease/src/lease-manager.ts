@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { abortableSleep } from './abortable-sleep.js';
 import { LeaseConfigError } from './errors.js';
 import { HeldLease, type RenewOutcome } from './held-lease.js';
 import type { AcquireResult, NodeLeaseClient } from './node-lease-client.js';
@@ -66,7 +67,7 @@ export class LeaseManager {
       const retry = this.client.timing.retryPeriodMs;
       const untilExpiry = result.lease.expiresInMs;
       const wait = untilExpiry !== undefined && untilExpiry >= 0 ? Math.min(retry, untilExpiry + 1) : retry;
-      await sleep(wait, undefined, { signal: options.signal });
+      await abortableSleep(wait, options.signal);
     }
   }
 

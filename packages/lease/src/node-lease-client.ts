@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { V1Lease, V1OwnerReference } from '@kubernetes/client-node';
+import { abortableSleep } from './abortable-sleep.js';
 import { decideAcquire } from './decision.js';
 import { LeaseApiError } from './errors.js';
 import { HeldLease } from './held-lease.js';
@@ -163,7 +163,7 @@ export class NodeLeaseClient extends NodeLeaseObserver {
       const retry = this.timing.retryPeriodMs * (1 + Math.random() * (retryJitterFactor - 1));
       const untilExpiry = result.lease.expiresInMs;
       const wait = untilExpiry !== undefined && untilExpiry >= 0 ? Math.min(retry, untilExpiry + 1) : retry;
-      await sleep(wait, undefined, { signal: options.signal });
+      await abortableSleep(wait, options.signal);
     }
   }
 
