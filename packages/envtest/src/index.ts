@@ -25,3 +25,10 @@ export {
   loopbackHosts,
 } from './pki.js';
 export { restRequest } from './rest.js';
+export {
+  type ConvertObject,
+  conversionReviewHandler,
+  startWebhookServer,
+  type WebhookHandler,
+  type WebhookServer,
+} from './webhook-server.js';

@@ -18,20 +18,22 @@ export async function restRequest(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   path: string,
   body?: unknown,
-  contentType = 'application/json',
+  options: { contentType?: string; timeoutMs?: number } = {},
 ): Promise<RestResponse> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const url = new URL(path, cluster.server);
-  const options: import('node:https').RequestOptions & { headers: Record<string, string> } = {
+  const requestOptions: import('node:https').RequestOptions & { headers: Record<string, string> } = {
     method,
     headers: { Accept: 'application/json' },
   };
-  await kc.applyToHTTPSOptions(options);
+  await kc.applyToHTTPSOptions(requestOptions);
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  if (payload !== undefined) options.headers['Content-Type'] = contentType;
+  if (payload !== undefined)
+    requestOptions.headers['Content-Type'] = options.contentType ?? 'application/json';
   return new Promise((resolve, reject) => {
-    const req = request(url, options, (res) => {
+    const req = request(url, requestOptions, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -48,6 +50,10 @@ export async function restRequest(
       });
       res.on('error', reject);
     });
+    // A request the server never answers becomes an error that names it, not a hang.
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)),
+    );
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);
     req.end();
