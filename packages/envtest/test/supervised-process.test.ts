@@ -1,0 +1,69 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startSupervisedProcess } from '../src/supervised-process.js';
+import { eventually, processesMentioning } from './helpers/processes.js';
+
+describe('startSupervisedProcess', () => {
+  it('stop() ends the process, then the guard removes its directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'envtest-guard-'));
+    const marker = `guard-test-${process.pid}-${Date.now()}`;
+    const proc = startSupervisedProcess({
+      name: 'sleeper',
+      binary: '/bin/sh',
+      args: ['-c', `echo started ${marker}; exec sleep 1000`, marker],
+      logFile: join(dir, 'out.log'),
+      removeAfterExit: dir,
+    });
+    expect(
+      await eventually(
+        () =>
+          existsSync(join(dir, 'out.log')) && readFileSync(join(dir, 'out.log'), 'utf8').includes('started'),
+        5_000,
+      ),
+    ).toBe(true);
+    expect(processesMentioning(marker).length).toBeGreaterThan(0);
+    expect(proc.hasExited()).toBe(false);
+    await proc.stop();
+    expect(proc.hasExited()).toBe(true);
+    expect(processesMentioning(marker)).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('escalates to SIGKILL when the process ignores SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'envtest-guard-'));
+    const marker = `guard-stubborn-${process.pid}-${Date.now()}`;
+    const proc = startSupervisedProcess({
+      name: 'stubborn',
+      binary: '/bin/sh',
+      args: ['-c', 'trap "" TERM; echo ready; while :; do sleep 0.1; done', marker],
+      logFile: join(dir, 'out.log'),
+      removeAfterExit: dir,
+      stopGraceMs: 500,
+    });
+    expect(
+      await eventually(
+        () =>
+          existsSync(join(dir, 'out.log')) && readFileSync(join(dir, 'out.log'), 'utf8').includes('ready'),
+        5_000,
+      ),
+    ).toBe(true);
+    await proc.stop();
+    expect(await eventually(() => processesMentioning(marker).length === 0, 2_000)).toBe(true);
+  });
+
+  it('reports the tail of the log and the exit of a process that fails by itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'envtest-guard-'));
+    const proc = startSupervisedProcess({
+      name: 'failing',
+      binary: '/bin/sh',
+      args: ['-c', 'for i in 1 2 3 4 5; do echo line $i; done; exit 3'],
+      logFile: join(dir, 'out.log'),
+      removeAfterExit: dir,
+    });
+    expect(await proc.exited).toBe('3');
+    expect(existsSync(dir)).toBe(false);
+    expect(proc.logTail(2)).toContain('no log at');
+  });
+});
