@@ -116,7 +116,15 @@ export class HeldLease {
    * The signal aborts whatever the outcome. Resolves to undefined when the hold had already
    * been lost, in which case nothing is written.
    */
-  async release(): Promise<ReleaseResult | undefined> {
+  release(): Promise<ReleaseResult | undefined> {
+    // Idempotent: a second call (the caller's signal and the caller itself) shares the first.
+    this.#releasing ??= this.#release();
+    return this.#releasing;
+  }
+
+  #releasing: Promise<ReleaseResult | undefined> | undefined;
+
+  async #release(): Promise<ReleaseResult | undefined> {
     if (this.#stopped) return undefined;
     this.#stopped = true;
     this.#clearDeadline();

@@ -273,7 +273,10 @@ export class NodeLeaseClient extends NodeLeaseObserver {
    * before anyone else may judge it expired. Stop with `held.release()`; aborting
    * `options.signal` does the same.
    */
-  async hold(node: string, options: { signal?: AbortSignal } = {}): Promise<HeldLease> {
+  async hold(
+    node: string,
+    options: { signal?: AbortSignal; onWait?: (result: AcquireResult & { acquired: false }) => void } = {},
+  ): Promise<HeldLease> {
     const acquired = await this.acquire(node, options);
     const held = new HeldLease(this, node, acquired);
     held.startRenewing();

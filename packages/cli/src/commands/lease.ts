@@ -1,0 +1,308 @@
+import type {
+  AcquireResult,
+  LeaseInspection,
+  NodeLeaseClient,
+  NodeLeaseObserverOptions,
+} from '@capi-kit/lease';
+import { oneOf, parseCommandLine } from '../args.js';
+import type { Command } from '../command.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+
+const actions = ['status', 'acquire', 'renew', 'release', 'hold'] as const;
+type Action = (typeof actions)[number];
+
+const usage = `Usage: capi-kit lease status|acquire|renew|release|hold NODE [--holder ID] [options]
+
+The node maintenance lease (docs/lease.md): one coordination.k8s.io/v1 Lease per node that
+whoever disrupts the node (reboot, drain, remediation) holds first. Uses the current context
+of the kubeconfig (KUBECONFIG, else ~/.kube/config, else in-cluster).
+
+Actions:
+  status   show the lease: holder, times, expiry as this process judges it
+  acquire  take the lease once if it is free or expired (exit 1 when someone else holds it)
+  renew    renew a lease this holder holds (exit 1 when it does not)
+  release  give the lease up if this holder holds it (exit 1 when someone else does)
+  hold     wait for the lease, keep renewing it until SIGINT or SIGTERM, then release it
+           (exit 1 if another holder takes it, 3 if renewals fail past the renew deadline)
+
+Options:
+      --holder ID          holder identity (required except for status; not kubeadm…)
+      --duration S         leaseDurationSeconds, 1..3600 (default 60); renew deadline and
+                           retry period scale with it (2/3 and 1/6)
+  -n, --namespace NS       lease namespace (default kube-node-maintenance,
+                           or medik8s-leases with --layout medik8s)
+      --layout kep|medik8s lease names: the node name (kep, default) or node-<node> (medik8s)
+      --trust-renew-time   also judge expiry by the lease's renewTime (+3 s for clock skew);
+                           by default a lease held by someone else counts as held for a whole
+                           duration from when this process first sees it
+      --ensure-namespace   create the namespace if missing (acquire, hold)
+      --json               print JSON instead of text
+
+Exit codes: 0 done, 1 held by someone else / not the holder, 2 usage error,
+3 cluster or API error (forbidden, unreachable, ...).
+`;
+
+const options = {
+  holder: { type: 'string' },
+  duration: { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
+  layout: { type: 'string' },
+  'trust-renew-time': { type: 'boolean' },
+  'ensure-namespace': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+function parseDuration(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`--duration must be a whole number of seconds (got '${text}')`);
+  return Number(text);
+}
+
+/**
+ * The lease library and client-node, loaded on first use: client-node takes about a second
+ * to import, which no other capi-kit command should pay.
+ */
+async function loadLibraries() {
+  const [lease, clientNode] = await Promise.all([
+    import('@capi-kit/lease'),
+    import('@kubernetes/client-node'),
+  ]);
+  return { ...lease, KubeConfig: clientNode.KubeConfig };
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+function describe(lease: LeaseInspection): string {
+  const where = `${lease.namespace}/${lease.leaseName}`;
+  if (lease.state === 'absent') return `node ${lease.node}: no maintenance lease (${where} does not exist)`;
+  const lines = [
+    `node ${lease.node}: lease ${where} is ${lease.foreign ? `${lease.state} (foreign)` : lease.state}`,
+  ];
+  if (lease.holder !== undefined)
+    lines.push(`  holder:       ${lease.holder}${lease.reserved ? ' (reserved for administrators)' : ''}`);
+  if (lease.acquireTime) lines.push(`  acquired:     ${lease.acquireTime.toISOString()}`);
+  if (lease.renewTime) lines.push(`  renewed:      ${lease.renewTime.toISOString()}`);
+  if (lease.leaseDurationSeconds !== undefined) lines.push(`  duration:     ${lease.leaseDurationSeconds}s`);
+  if (lease.leaseTransitions !== undefined) lines.push(`  transitions:  ${lease.leaseTransitions}`);
+  if (lease.expiresInMs !== undefined) {
+    const when =
+      lease.expiresInMs > 0 ? `in ${seconds(lease.expiresInMs)}` : `${seconds(-lease.expiresInMs)} ago`;
+    const rule =
+      lease.decidedBy === 'remote-renew-time' ? 'by its renewTime' : 'from when this process saw it';
+    lines.push(`  expires:      ${when} (${rule})`);
+  }
+  return lines.join('\n');
+}
+
+function refusal(result: AcquireResult & { acquired: false }): string {
+  const { lease } = result;
+  if (result.because === 'reserved') {
+    return `node ${lease.node} is reserved by an administrator ('${result.holder}'): it is never taken automatically`;
+  }
+  if (result.because === 'foreign') {
+    return `lease ${lease.namespace}/${lease.leaseName} uses Coordinated Leader Election fields; it is not a maintenance lease and is left alone`;
+  }
+  const expiry =
+    lease.expiresInMs === undefined ? '' : ` (expires in ${seconds(lease.expiresInMs)} unless renewed)`;
+  return `node ${lease.node} is under maintenance by '${result.holder}'${expiry}`;
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+/** Resolves on SIGINT or SIGTERM (and stops listening once `done` is called). */
+function onTerminationSignal(): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const stop = (name: NodeJS.Signals) => controller.abort(name);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    signal: controller.signal,
+    done: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
+
+async function run(args: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandLine(args, options);
+  const [actionText, node, ...extra] = positionals;
+  if (actionText === undefined) throw new UsageError(`missing action (one of ${actions.join(', ')})`);
+  const action: Action = oneOf('action', actionText, actions, 'status');
+  if (node === undefined || node === '') throw new UsageError('missing NODE');
+  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const layout = oneOf('--layout', values.layout, ['kep', 'medik8s'] as const, 'kep');
+  const leaseDurationSeconds = parseDuration(values.duration);
+  if (action !== 'status' && values.holder === undefined) throw new UsageError(`${action} needs --holder ID`);
+
+  const {
+    LeaseApiError,
+    LeaseConfigError,
+    NodeLeaseClient,
+    NodeLeaseObserver,
+    KubeConfig,
+    medik8sLeases,
+    nodeNamedLeases,
+  } = await loadLibraries();
+  const location = layout === 'medik8s' ? medik8sLeases(values.namespace) : nodeNamedLeases(values.namespace);
+  try {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromDefault();
+    if (kubeConfig.getCurrentCluster() === null) {
+      throw new LeaseApiError(
+        'no current cluster in the kubeconfig (set KUBECONFIG or a current context)',
+        'unreachable',
+      );
+    }
+    const common: NodeLeaseObserverOptions = {
+      kubeConfig,
+      location,
+      timing: leaseDurationSeconds === undefined ? undefined : { leaseDurationSeconds },
+      trustRenewTime: values['trust-renew-time'] ?? false,
+    };
+    if (action === 'status') {
+      const observer =
+        values.holder === undefined
+          ? new NodeLeaseObserver(common)
+          : new NodeLeaseClient({ ...common, holderIdentity: values.holder });
+      const lease = await observer.inspect(node);
+      io.stdout(values.json ? json(lease) : `${describe(lease)}\n`);
+      return ExitCode.ok;
+    }
+    const client = new NodeLeaseClient({
+      ...common,
+      holderIdentity: values.holder!,
+      ensureNamespace: values['ensure-namespace'] ?? false,
+    });
+    switch (action) {
+      case 'acquire':
+        return await acquire(client, node, io, values.json ?? false);
+      case 'renew':
+        return await renew(client, node, io, values.json ?? false);
+      case 'release':
+        return await release(client, node, io, values.json ?? false);
+      case 'hold':
+        return await hold(client, node, io, values.json ?? false);
+    }
+  } catch (error) {
+    if (error instanceof LeaseConfigError) throw new UsageError(error.message);
+    if (error instanceof LeaseApiError) {
+      io.stderr(`capi-kit lease: ${error.message}\n`);
+      return ExitCode.cluster;
+    }
+    throw error;
+  }
+}
+
+async function acquire(client: NodeLeaseClient, node: string, io: CliIO, asJson: boolean): Promise<number> {
+  const result = await client.tryAcquire(node);
+  if (asJson) io.stdout(json(result));
+  if (!result.acquired) {
+    io.stderr(`capi-kit lease: ${refusal(result)}\n`);
+    return ExitCode.input;
+  }
+  if (!asJson) {
+    io.stdout(
+      `acquired the maintenance lease of node ${node} for '${client.holderIdentity}' (${result.how}, ` +
+        `${client.timing.leaseDurationSeconds}s; renew before it expires)\n`,
+    );
+  }
+  return ExitCode.ok;
+}
+
+async function renew(client: NodeLeaseClient, node: string, io: CliIO, asJson: boolean): Promise<number> {
+  const result = await client.renew(node);
+  if (asJson) io.stdout(json(result));
+  if (!result.renewed) {
+    const why =
+      result.because === 'absent'
+        ? 'the lease does not exist'
+        : result.because === 'foreign'
+          ? 'the lease uses Coordinated Leader Election fields'
+          : result.holder === undefined
+            ? 'nobody holds it'
+            : `it is held by '${result.holder}'`;
+    io.stderr(`capi-kit lease: '${client.holderIdentity}' does not hold the lease of node ${node}: ${why}\n`);
+    return ExitCode.input;
+  }
+  if (!asJson) io.stdout(`renewed the maintenance lease of node ${node} for '${client.holderIdentity}'\n`);
+  return ExitCode.ok;
+}
+
+async function release(client: NodeLeaseClient, node: string, io: CliIO, asJson: boolean): Promise<number> {
+  const result = await client.release(node);
+  if (asJson) io.stdout(json(result));
+  if (!result.released && result.holder !== undefined) {
+    io.stderr(`capi-kit lease: the lease of node ${node} is held by '${result.holder}', not released\n`);
+    return ExitCode.input;
+  }
+  if (!asJson) {
+    io.stdout(
+      result.released
+        ? `released the maintenance lease of node ${node}\n`
+        : `nothing to release: nobody holds the lease of node ${node}\n`,
+    );
+  }
+  return ExitCode.ok;
+}
+
+async function hold(client: NodeLeaseClient, node: string, io: CliIO, asJson: boolean): Promise<number> {
+  const termination = onTerminationSignal();
+  try {
+    let announcedWait = false;
+    let held: Awaited<ReturnType<NodeLeaseClient['hold']>>;
+    try {
+      held = await client.hold(node, {
+        signal: termination.signal,
+        onWait: (refusalResult) => {
+          if (announcedWait) return;
+          announcedWait = true;
+          io.stderr(`capi-kit lease: waiting: ${refusal(refusalResult)}\n`);
+        },
+      });
+    } catch (error) {
+      if (termination.signal.aborted) {
+        io.stderr(`capi-kit lease: stopped by ${String(termination.signal.reason)} before acquiring\n`);
+        return ExitCode.input;
+      }
+      throw error;
+    }
+    io.stdout(
+      asJson
+        ? json({ holding: node, holder: client.holderIdentity, lease: held.lease })
+        : `holding the maintenance lease of node ${node} for '${client.holderIdentity}' until SIGINT or SIGTERM\n`,
+    );
+    const lost = await Promise.race([
+      held.ended,
+      new Promise<undefined>((resolve) =>
+        termination.signal.addEventListener('abort', () => resolve(undefined)),
+      ),
+    ]);
+    if (lost !== undefined) {
+      io.stderr(`capi-kit lease: ${lost.message}\n`);
+      return lost.holder !== undefined ? ExitCode.input : ExitCode.cluster;
+    }
+    const result = await held.release();
+    io.stdout(
+      asJson
+        ? json({ released: node, result })
+        : `released the maintenance lease of node ${node} (${String(termination.signal.reason)})\n`,
+    );
+    return ExitCode.ok;
+  } finally {
+    termination.done();
+  }
+}
+
+export const leaseCommand: Command = {
+  name: 'lease',
+  summary: 'acquire, renew, release, hold or inspect the maintenance lease of a node',
+  usage,
+  run,
+};
