@@ -16,16 +16,21 @@ export const genericProviderIDGrammar: CloudProviderIDGrammar = {
   title: 'Any other cloud (Cluster API generic grammar)',
   schemes: [],
   parse(id) {
+    // Read from the raw input, as the regex ^[^:]+://.*[^/]$ does: any text before the
+    // first ':' is the scheme, even text that is not a URI scheme.
     const cloud = GENERIC_CLOUD;
-    if (id.scheme === '') return left(providerIDError('no-scheme', 'expected <scheme>://<id>', { cloud }));
-    if (id.separator !== '://') {
-      return left(providerIDError('malformed', `expected '${id.scheme}://' after the scheme`, { cloud }));
+    const colon = id.input.indexOf(':');
+    if (colon <= 0) return left(providerIDError('no-scheme', 'expected <scheme>://<id>', { cloud }));
+    const scheme = id.input.slice(0, colon);
+    if (!id.input.startsWith('//', colon + 1)) {
+      return left(providerIDError('malformed', `expected '${scheme}://' after the scheme`, { cloud }));
     }
-    if (id.rest.endsWith('/') || id.rest === '') {
+    const rest = id.input.slice(colon + 3);
+    if (rest === '' || rest.endsWith('/')) {
       return left(providerIDError('malformed', 'the ID after the last "/" is empty', { cloud }));
     }
     // `path` keeps everything after "://" so identity and format see the whole ID.
-    return right({ scheme: id.scheme, id: id.rest.slice(id.rest.lastIndexOf('/') + 1), path: id.rest });
+    return right({ scheme, id: rest.slice(rest.lastIndexOf('/') + 1), path: rest });
   },
   format(fields) {
     const scheme = fields.scheme;

@@ -232,6 +232,21 @@ export function compareIdentified(
   const ia = a.identity;
   const ib = b.identity;
   if (ia.space !== ib.space) {
+    // A valid ID against an invalid one of the same scheme with the same segments (e.g.
+    // `docker:////c` vs `docker:///c`): probably one instance written with the wrong number
+    // of slashes, but the invalid side's meaning is not defined, so do not claim a match.
+    const invalid = a.parsed ? b : a;
+    if (Boolean(a.parsed) !== Boolean(b.parsed) && invalid.identity.space !== '~') {
+      const sa = structuralIdentity(a.input);
+      const sb = structuralIdentity(b.input);
+      if (sa.space === sb.space && partsEqual(sa.parts, sb.parts)) {
+        return {
+          match: false,
+          verdict: 'unknown',
+          reason: `same scheme and segments, but '${invalid.input}' is ${describe(invalid)}; likely the same instance written with the wrong number of slashes`,
+        };
+      }
+    }
     return {
       match: false,
       verdict: 'different',

@@ -97,7 +97,9 @@ describe('ProviderIDRegistry.sameInstance', () => {
     expect(same('num://a/b', 'num:///a/b')).toMatchObject({ match: true });
     expect(same('foo://a/b', 'foo://a/c').match).toBe(false);
     expect(same('foo://a/b', 'bar://a/b').match).toBe(false);
-    expect(same('num://1', 'num:///1')).toMatchObject({ match: false, verdict: 'different' });
+    // A valid ID against an invalid one with the same segments: likely one instance, not claimed.
+    expect(same('num://1', 'num:///1')).toMatchObject({ match: false, verdict: 'unknown' });
+    expect(same('num://1', 'num:///2')).toMatchObject({ match: false, verdict: 'different' });
   });
 
   it('says "unknown" for empty IDs', () => {

@@ -17,22 +17,29 @@ const SCHEME = 'alicloud';
 // me-, na-, sa-, af-), so host names like `ip-10-0-0-1.ec2.internal` are not claimed.
 const BARE_SHAPE = /^(?:cn|ap|us|eu|me|na|sa|af)-[a-z0-9-]+\.[A-Za-z0-9_-]+$/;
 
+// The cloud controller splits on '.' and reads parts 0 and 1, ignoring any further parts;
+// those are kept as `suffix` so the ID can be written back as it was.
 function readRegionDotInstance(text: string, scheme: string): FieldsResult {
   const dot = text.indexOf('.');
   if (dot < 0) return malformed(CLOUD, 'expected <region>.<instance-id>');
-  if (text.indexOf('.', dot + 1) >= 0)
-    return malformed(CLOUD, 'expected exactly one "." between region and instance ID');
+  const next = text.indexOf('.', dot + 1);
   const region = text.slice(0, dot);
-  const instanceId = text.slice(dot + 1);
-  if (!isToken(region)) return invalidField(CLOUD, 'region', 'the region is empty');
-  if (!isToken(instanceId)) return invalidField(CLOUD, 'instanceId', 'the instance ID is empty');
-  return right({ scheme, region, instanceId });
+  const instanceId = next < 0 ? text.slice(dot + 1) : text.slice(dot + 1, next);
+  if (!isToken(region)) return invalidField(CLOUD, 'region', 'the region is empty or contains spaces');
+  if (!isToken(instanceId))
+    return invalidField(CLOUD, 'instanceId', 'the instance ID is empty or contains spaces');
+  if (next < 0) return right({ scheme, region, instanceId });
+  const suffix = text.slice(next + 1);
+  if (!isToken(suffix))
+    return invalidField(CLOUD, 'suffix', 'the text after the instance ID is empty or contains spaces');
+  return right({ scheme, region, instanceId, suffix });
 }
 
 /**
  * Alibaba Cloud: the cloud controller writes `<region>.<instance-id>` with no scheme;
  * `alicloud://<region>.<instance-id>` is also read. A bare string is claimed when its
- * region looks like an Alibaba region. Identity: (region, instance ID).
+ * region looks like an Alibaba region. Further '.'-parts are ignored, as the cloud
+ * controller ignores them (kept as `suffix`). Identity: (region, instance ID).
  */
 export const alibabaProviderID: CloudProviderIDGrammar = {
   cloud: CLOUD,
@@ -50,7 +57,9 @@ export const alibabaProviderID: CloudProviderIDGrammar = {
     const instanceId = readField(fields, 'instanceId');
     if (region === undefined) return missingField(CLOUD, 'region');
     if (instanceId === undefined) return missingField(CLOUD, 'instanceId');
-    return formatted(`${fields.scheme === SCHEME ? `${SCHEME}://` : ''}${region}.${instanceId}`);
+    const suffix = readField(fields, 'suffix');
+    const tail = suffix === undefined ? '' : `.${suffix}`;
+    return formatted(`${fields.scheme === SCHEME ? `${SCHEME}://` : ''}${region}.${instanceId}${tail}`);
   },
   identity: (fields) => ({ space: CLOUD, parts: [String(fields.region), String(fields.instanceId)] }),
 };

@@ -8,9 +8,11 @@ import {
 // KubeVirt's cloud provider only accepts VM names of these characters (no dots).
 const KUBEVIRT_NAME = /^[0-9A-Za-z_-]+$/;
 
-/**
- * Clouds whose providerID is `<scheme>://<one token>`: one row each. Slash counts, integer
- * rules and case folding follow each cloud's own parser (see docs/providerid.md).
+/*
+ * Clouds whose providerID is `<scheme>://<one token>`: one grammar each. Slash counts,
+ * integer rules and case folding follow each cloud's own parser (see docs/providerid.md).
+ * `bareWhenNamed` marks clouds whose parser only strips the prefix (TrimPrefix), so a
+ * bare token is accepted there too; clouds that check the prefix reject bare tokens.
  */
 export const digitaloceanProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   cloud: 'digitalocean',
@@ -53,6 +55,7 @@ export const nutanixProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   schemes: ['nutanix'],
   field: 'uuid',
   rule: { ...tokenRules.opaqueUUID, canonical: foldUUID },
+  bareWhenNamed: true,
 });
 
 /** Cluster API's Docker provider (CAPD) writes four slashes: `docker:////<container>`. */
@@ -91,6 +94,7 @@ export const exoscaleProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   schemes: ['exoscale'],
   field: 'instanceId',
   rule: tokenRules.opaqueUUID,
+  bareWhenNamed: true,
 });
 
 export const vultrProviderID: CloudProviderIDGrammar = singleTokenGrammar({
@@ -109,6 +113,7 @@ export const kamateraProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   field: 'serverName',
   rule: tokenRules.opaque,
   slashes: [0, 1],
+  bareWhenNamed: true,
 });
 
 export const civoProviderID: CloudProviderIDGrammar = singleTokenGrammar({
@@ -117,6 +122,7 @@ export const civoProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   schemes: ['civo'],
   field: 'instanceId',
   rule: tokenRules.opaqueUUID,
+  bareWhenNamed: true,
 });
 
 export const brightboxProviderID: CloudProviderIDGrammar = singleTokenGrammar({
@@ -125,6 +131,7 @@ export const brightboxProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   schemes: ['brightbox'],
   field: 'serverId',
   rule: tokenRules.opaque,
+  bareWhenNamed: true,
 });
 
 export const ionosCloudProviderID: CloudProviderIDGrammar = singleTokenGrammar({
@@ -133,6 +140,7 @@ export const ionosCloudProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   schemes: ['ionos'],
   field: 'serverId',
   rule: tokenRules.opaqueUUID,
+  bareWhenNamed: true,
 });
 
 export const uthoProviderID: CloudProviderIDGrammar = singleTokenGrammar({
@@ -141,6 +149,7 @@ export const uthoProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   schemes: ['utho'],
   field: 'instanceId',
   rule: tokenRules.opaque,
+  bareWhenNamed: true,
 });
 
 export const bizflyCloudProviderID: CloudProviderIDGrammar = singleTokenGrammar({
@@ -149,6 +158,7 @@ export const bizflyCloudProviderID: CloudProviderIDGrammar = singleTokenGrammar(
   schemes: ['bizflycloud'],
   field: 'instanceId',
   rule: tokenRules.opaqueUUID,
+  bareWhenNamed: true,
 });
 
 export const volcengineProviderID: CloudProviderIDGrammar = singleTokenGrammar({
@@ -157,6 +167,7 @@ export const volcengineProviderID: CloudProviderIDGrammar = singleTokenGrammar({
   schemes: ['volcengine'],
   field: 'instanceId',
   rule: tokenRules.opaque,
+  bareWhenNamed: true,
 });
 
 /** Baidu Cloud Container Engine. */

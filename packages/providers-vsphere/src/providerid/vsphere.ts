@@ -19,18 +19,17 @@ const PARAVIRTUAL_SCHEME = 'vsphere-paravirtual';
 /**
  * vSphere (and vSphere with Tanzu / paravirtual): `vsphere://<bios-uuid>`, UUID in any
  * case (CAPV keeps the case it was given, the cloud provider lower-cases). The legacy
- * `vsphere-paravirtual://` scheme names the same VMs. A bare UUID parses when the cloud is
- * named. Identity: the BIOS UUID, case-insensitively.
+ * `vsphere-paravirtual://` scheme names the same VMs. A bare UUID is rejected, as CAPV
+ * does. Identity: the BIOS UUID, case-insensitively.
  */
 export const vsphereProviderID: CloudProviderIDGrammar = {
   cloud: CLOUD,
   title: 'VMware vSphere (incl. paravirtual)',
   schemes: [SCHEME, PARAVIRTUAL_SCHEME],
-  parse(id, named) {
-    if (!(id.scheme === '' && named)) {
-      const bad = checkScheme(CLOUD, id, [SCHEME, PARAVIRTUAL_SCHEME]);
-      if (bad) return left(bad);
-    }
+  parse(id) {
+    // CAPV requires the scheme; a bare UUID is not a providerID (see vsphereUUIDFromProviderID).
+    const bad = checkScheme(CLOUD, id, [SCHEME, PARAVIRTUAL_SCHEME]);
+    if (bad) return left(bad);
     const uuid = id.rest;
     if (uuid === '') return invalidField(CLOUD, 'uuid', 'the VM UUID is empty');
     if (!isUUID(uuid)) return invalidField(CLOUD, 'uuid', `'${uuid}' is not a UUID (8-4-4-4-12 hex digits)`);
