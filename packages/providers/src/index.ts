@@ -1,2 +1,2 @@
-export * from './providerid.js';
 export { allConversionPlugins } from './conversion-plugins.js';
+export * from './providerid.js';
