@@ -12,8 +12,14 @@
 set -euo pipefail
 
 K8S_VERSION="${CAPI_KIT_K8S_VERSION:-1.36.3}"
-GOOS="$(go env GOOS)"
-GOARCH="$(go env GOARCH)"
+# The platform suffix of the store directory; found without Go so that a machine with
+# cached binaries but no Go toolchain still takes the fast path below.
+GOOS="$(uname -s | tr '[:upper:]' '[:lower:]')"
+case "$(uname -m)" in
+  x86_64 | amd64) GOARCH=amd64 ;;
+  aarch64 | arm64) GOARCH=arm64 ;;
+  *) GOARCH="$(uname -m)" ;;
+esac
 STORE="${XDG_DATA_HOME:-$HOME/.local/share}/kubebuilder-envtest/k8s"
 DEST="$STORE/${K8S_VERSION}-${GOOS}-${GOARCH}"
 
