@@ -128,7 +128,7 @@ export const machineSpecMoves: readonly FieldMove[] = [
   {
     v1alpha1: 'spec.providerSpec',
     evenIfAbsent: 'down',
-    down: () => ({}),
+    down: (_absent, root) => (isObject(root.spec) ? {} : undefined),
     note: 'v1alpha1 requires spec.providerSpec; written empty (the original is in the stash)',
   },
 ];

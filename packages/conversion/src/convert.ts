@@ -98,9 +98,8 @@ export function coreConvert(
   direction: Direction,
   applied: AppliedMove[] = [],
 ): JsonObject {
-  let out = object;
-  for (const group of table.groups) out = applyMoves(out, group.moves, direction, group.at, applied);
-  if (out === object) out = clone(object);
+  const out = clone(object);
+  for (const group of table.groups) applyMoves(out, object, group.moves, direction, group.at, applied);
   if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = targetVersion(direction);
   return out;
 }
@@ -146,8 +145,9 @@ function runPlugin(
   const { role, at, required } = table.infrastructure;
   const base = dotted(at);
   const step: PluginStep = { generated: [], objects: [], moves: [], warnings: [] };
-  if (!isObject(getPath(source, base))) return E.right(step); // a MachineSet without a template
   const specPath = [...base, 'spec'];
+  // A MachineSet without a template, or a template without a spec, stamps out nothing.
+  if (!isObject(getPath(source, specPath))) return E.right(step);
   const hasRef = getPath(out, [...specPath, 'infrastructureRef']) !== undefined;
   const hasBootstrap = getPath(out, [...specPath, 'bootstrap']) !== undefined;
   const providerSpecPath = [...specPath, 'providerSpec'];

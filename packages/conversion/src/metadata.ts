@@ -1,4 +1,4 @@
-import { isObject, type Json, type JsonObject } from './path.js';
+import { assign, isObject, type Json, type JsonObject } from './path.js';
 import type { Direction } from './versions.js';
 
 /**
@@ -47,7 +47,7 @@ export function renameKeys(map: JsonObject, direction: Direction): JsonObject {
   for (const [key, value] of Object.entries(map)) {
     const renamed = renames.get(key);
     const target = renamed !== undefined && !Object.hasOwn(map, renamed) ? renamed : key;
-    out[target] = value;
+    assign(out, target, value);
   }
   return out;
 }

@@ -1,5 +1,4 @@
 import {
-  clone,
   deepEqual,
   deletePath,
   dotted,
@@ -49,20 +48,20 @@ function joinPath(prefix: string, path: string): string {
 }
 
 /**
- * Applies a move table to `source` at `prefix` (`''` for the object itself,
- * `spec.template` for a MachineSet's machine template) and returns the moved copy.
- * Rows whose source field is absent do nothing, and are not reported.
+ * Applies a move table, in place, to `out` at `prefix` (`''` for the object itself,
+ * `spec.template` for a MachineSet's machine template). `source` is the unmoved object the
+ * transforms may consult. Rows whose source field is absent do nothing and are not reported.
  */
 export function applyMoves(
+  out: JsonObject,
   source: JsonObject,
   moves: readonly FieldMove[],
   direction: Direction,
   prefix = '',
   applied: AppliedMove[] = [],
-): JsonObject {
-  const out = clone(source);
+): void {
   const root = prefix === '' ? source : getPath(source, dotted(prefix));
-  if (!isObject(root)) return out;
+  if (!isObject(root)) return;
   for (const move of moves) {
     const from = direction === 'up' ? move.v1alpha1 : move.v1alpha2;
     const to = direction === 'up' ? move.v1alpha2 : move.v1alpha1;
@@ -88,5 +87,4 @@ export function applyMoves(
       applied.push({ from: fromLabel, to: joinPath(prefix, to), note: move.note });
     }
   }
-  return out;
 }

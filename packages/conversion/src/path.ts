@@ -25,9 +25,16 @@ export function formatPath(path: Path): string {
   return out;
 }
 
-/** Parses the dotted form used in the move tables (`spec.versions.kubelet`). */
+const dottedCache = new Map<string, string[]>();
+
+/** Parses the dotted form used in the move tables (`spec.versions.kubelet`); cached, do not mutate. */
 export function dotted(path: string): string[] {
-  return path === '' ? [] : path.split('.');
+  let parsed = dottedCache.get(path);
+  if (parsed === undefined) {
+    parsed = path === '' ? [] : path.split('.');
+    if (dottedCache.size < 4096) dottedCache.set(path, parsed);
+  }
+  return parsed;
 }
 
 export function getPath(value: unknown, path: Path): unknown {
@@ -58,7 +65,7 @@ export function setPath(root: JsonObject, path: Path, value: Json): boolean {
       if (current[part] === undefined) current[part] = typeof next === 'number' ? [] : {};
       current = current[part]!;
     } else if (isObject(current) && typeof part === 'string') {
-      if (!Object.hasOwn(current, part)) current[part] = typeof next === 'number' ? [] : {};
+      if (!Object.hasOwn(current, part)) assign(current, part, typeof next === 'number' ? [] : {});
       current = current[part]!;
     } else {
       return false;
@@ -66,7 +73,7 @@ export function setPath(root: JsonObject, path: Path, value: Json): boolean {
   }
   const last = path[path.length - 1]!;
   if (Array.isArray(current) && typeof last === 'number') current[last] = value;
-  else if (isObject(current) && typeof last === 'string') current[last] = value;
+  else if (isObject(current) && typeof last === 'string') assign(current, last, value);
   else return false;
   return true;
 }
@@ -105,8 +112,29 @@ export function deletePath(root: JsonObject, path: Path, pruneEmptyParents = fal
   }
 }
 
+/** A deep copy of plain JSON data (much cheaper than structuredClone for small objects). */
 export function clone<T extends Json>(value: T): T {
-  return structuredClone(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => clone(v)) as T;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) {
+    const v = clone((value as JsonObject)[key]!);
+    if (key === '__proto__') assign(out, key, v);
+    else out[key] = v;
+  }
+  return out as T;
+}
+
+/**
+ * Sets an own property, even `__proto__` (a manifest may hold such a key; plain assignment
+ * would change the object's prototype instead).
+ */
+export function assign(target: JsonObject, key: string, value: Json): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

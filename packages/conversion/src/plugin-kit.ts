@@ -1,5 +1,5 @@
 import { V1ALPHA2_CLUSTER_NAME_LABEL } from './metadata.js';
-import { getPath, isObject, type Json, type JsonObject } from './path.js';
+import { clone, getPath, isObject, type Json, type JsonObject } from './path.js';
 import { BOOTSTRAP_V1ALPHA2, type ObjectRef, objectRef } from './plugins.js';
 
 /**
@@ -49,7 +49,7 @@ export function moveProviderFields(
     if (v === undefined) continue;
     const mapped = row.map === undefined ? v : row.map(v);
     if (mapped === undefined) continue;
-    set(object, row.to.split('.'), structuredClone(mapped));
+    set(object, row.to.split('.'), clone(mapped));
     moves.push({ from: row.from, to: `${label} ${reportPrefix}${row.to}` });
   }
   return { object, moves };
@@ -108,15 +108,15 @@ export interface KubeadmParts {
 export function kubeadmSpec(parts: KubeadmParts, controlPlane: boolean): JsonObject {
   const spec: JsonObject = {};
   if (controlPlane) {
-    spec.clusterConfiguration = structuredClone(parts.clusterConfiguration ?? {});
-    spec.initConfiguration = structuredClone(parts.init ?? {});
+    spec.clusterConfiguration = clone(parts.clusterConfiguration ?? {});
+    spec.initConfiguration = clone(parts.init ?? {});
   }
-  spec.joinConfiguration = structuredClone(parts.join ?? {});
-  if (parts.files !== undefined && parts.files.length > 0) spec.files = structuredClone([...parts.files]);
+  spec.joinConfiguration = clone(parts.join ?? {});
+  if (parts.files !== undefined && parts.files.length > 0) spec.files = clone([...parts.files]);
   if (parts.ntpServers !== undefined && parts.ntpServers.length > 0) {
     spec.ntp = { servers: [...parts.ntpServers] };
   }
-  if (parts.users !== undefined && parts.users.length > 0) spec.users = structuredClone([...parts.users]);
+  if (parts.users !== undefined && parts.users.length > 0) spec.users = clone([...parts.users]);
   return spec;
 }
 

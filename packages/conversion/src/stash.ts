@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  clone,
   deepEqual,
   deletePath,
   getPath,
@@ -93,7 +92,7 @@ export function applyStash(target: JsonObject, entries: readonly StashEntry[]): 
       continue;
     }
     if (entry.value === undefined) deletePath(target, entry.path);
-    else setPath(target, entry.path, clone(entry.value));
+    else setPath(target, entry.path, entry.value); // entries are freshly decoded: no copy needed
     applied.push(entry);
   }
   return { applied, skipped };
@@ -182,10 +181,13 @@ export function takeStash(object: JsonObject): E.Either<string, { stash?: Stash;
   const decoded = decodeStash(text);
   if (E.isLeft(decoded)) return E.left(`annotation ${CONVERSION_DATA_ANNOTATION} ${decoded.left}`);
   const stash = decoded.right;
-  const rest = clone(object);
-  const metadata = rest.metadata as JsonObject;
-  const annotations = metadata.annotations as JsonObject;
+  // Copies only along the path to the annotation; the rest is shared (and never mutated).
+  const rest: JsonObject = { ...object };
+  const metadata: JsonObject = { ...(object.metadata as JsonObject) };
+  const annotations: JsonObject = { ...(metadata.annotations as JsonObject) };
   delete annotations[CONVERSION_DATA_ANNOTATION];
+  metadata.annotations = annotations;
+  rest.metadata = metadata;
   if (stash.created !== undefined && Object.keys(annotations).length === 0) {
     delete metadata.annotations;
     if (stash.created === 'metadata' && Object.keys(metadata).length === 0) delete rest.metadata;
