@@ -249,7 +249,6 @@ export function convertManifest(
     return E.left(
       read.left.map((e) => ({
         index: e.index,
-        line: e.line,
         message: `line ${e.line}, column ${e.column}: ${e.message}`,
       })),
     );
