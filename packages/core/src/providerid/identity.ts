@@ -4,22 +4,33 @@ import type { InstanceIdentity } from './types.js';
 // Characters with a meaning inside a key are percent-escaped inside parts, so that
 // distinct identities can never produce the same key.
 const KEY_SPECIAL = /[%/@|]/g;
+const HAS_KEY_SPECIAL = /[%/@|]/;
+// Most parts need no escaping; testing first avoids a replace (and its allocation) per part.
 const escapePart = (part: string) =>
-  part.replace(KEY_SPECIAL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  HAS_KEY_SPECIAL.test(part)
+    ? part.replace(KEY_SPECIAL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    : part;
+
+/** The key without its qualifier: what an ID of the same instance without qualifier has. */
+export function unqualifiedKey(identity: InstanceIdentity): string {
+  let key = `${identity.space}|`;
+  for (let i = 0; i < identity.parts.length; i++)
+    key += (i === 0 ? '' : '/') + escapePart(identity.parts[i]!);
+  return key;
+}
 
 /**
  * The identity key: `space|part/part[@qualifier]`. Two IDs with equal keys are the same
  * instance; an ID whose qualifier is absent also matches IDs of the same `space|parts`
- * with any qualifier (see `sameIdentity`).
+ * with any qualifier (see `unqualifiedKey`).
  */
 export function identityKey(identity: InstanceIdentity): string {
-  const base = `${identity.space}|${identity.parts.map(escapePart).join('/')}`;
-  return identity.qualifier ? `${base}@${escapePart(identity.qualifier)}` : base;
+  return withQualifier(unqualifiedKey(identity), identity);
 }
 
-/** The key without its qualifier: what an ID of the same instance without qualifier has. */
-export function unqualifiedKey(identity: InstanceIdentity): string {
-  return `${identity.space}|${identity.parts.map(escapePart).join('/')}`;
+/** Appends the escaped qualifier, if any, to an unqualified key. */
+export function withQualifier(unqualified: string, identity: InstanceIdentity): string {
+  return identity.qualifier ? `${unqualified}@${escapePart(identity.qualifier)}` : unqualified;
 }
 
 /**

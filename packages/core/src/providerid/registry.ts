@@ -1,6 +1,6 @@
 import { type Either, isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { GENERIC_CLOUD, genericProviderIDGrammar } from './generic.js';
-import { identityKey, partsEqual, structuralIdentity } from './identity.js';
+import { partsEqual, structuralIdentity, unqualifiedKey, withQualifier } from './identity.js';
 import { splitProviderID } from './split.js';
 import {
   type CloudProviderIDGrammar,
@@ -9,6 +9,7 @@ import {
   type ParseOptions,
   type ParseProviderIDResult,
   type ProviderIDError,
+  type ProviderIDFields,
   providerIDError,
   type SameInstanceResult,
 } from './types.js';
@@ -20,6 +21,8 @@ import {
 export interface IdentifiedProviderID {
   readonly input: string;
   readonly key: string;
+  /** The key without qualifier (equal to `key` when the ID has none). */
+  readonly unqualifiedKey: string;
   readonly identity: InstanceIdentity;
   readonly parsed?: ParsedProviderID;
   readonly error?: ProviderIDError;
@@ -81,6 +84,15 @@ export class ProviderIDRegistry {
    * fits (Azure resource path, OCI OCID, Alibaba region.instance, EC2 instance ID).
    */
   parse(input: string, options: ParseOptions = {}): ParseProviderIDResult {
+    const parsed = this.#parse(input, options);
+    return isLeft(parsed) ? parsed : right(parsed.right.parsed);
+  }
+
+  // parse() plus the unqualified key, computed once for identify() and the index.
+  #parse(
+    input: string,
+    options: ParseOptions,
+  ): Either<ProviderIDError, { parsed: ParsedProviderID; unqualifiedKey: string }> {
     if (isBlank(input)) return left(providerIDError('empty', 'the providerID is empty'));
     const split = splitProviderID(input);
     let grammar: CloudProviderIDGrammar | undefined;
@@ -126,15 +138,10 @@ export class ProviderIDRegistry {
     const fields = grammar.parse(split, named);
     if (isLeft(fields)) return fields;
     const identity = grammar.identity(fields.right);
-    const canonical = grammar.format(fields.right);
+    const unqualified = unqualifiedKey(identity);
     return right({
-      input,
-      cloud: grammar.cloud,
-      scheme: fields.right.scheme,
-      fields: fields.right,
-      key: identityKey(identity),
-      canonical: isLeft(canonical) ? input : canonical.right,
-      identity,
+      parsed: new ParsedID(input, grammar, fields.right, identity, withQualifier(unqualified, identity)),
+      unqualifiedKey: unqualified,
     });
   }
 
@@ -169,12 +176,14 @@ export class ProviderIDRegistry {
 
   /** The identity used for matching; never fails (see IdentifiedProviderID). */
   identify(input: string, options: ParseOptions = {}): IdentifiedProviderID {
-    const parsed = this.parse(input, options);
+    const parsed = this.#parse(input, options);
     if (isLeft(parsed)) {
       const identity = structuralIdentity(input);
-      return { input, key: identityKey(identity), identity, error: parsed.left };
+      const unqualified = unqualifiedKey(identity);
+      return { input, key: unqualified, unqualifiedKey: unqualified, identity, error: parsed.left };
     }
-    return { input, key: parsed.right.key, identity: parsed.right.identity, parsed: parsed.right };
+    const { parsed: id, unqualifiedKey: unqualified } = parsed.right;
+    return { input, key: id.key, unqualifiedKey: unqualified, identity: id.identity, parsed: id };
   }
 
   /**
@@ -197,6 +206,40 @@ export class ProviderIDRegistry {
       };
     }
     return compareIdentified(this, this.identify(nodeID, options), this.identify(machineID, options));
+  }
+}
+
+/**
+ * A parsed ID. `canonical` is written when first read (matching never needs it); a class
+ * keeps construction cheap at index scale, and toJSON keeps `canonical` in JSON output.
+ */
+class ParsedID implements ParsedProviderID {
+  readonly cloud: string;
+  readonly scheme: string;
+  #canonical: string | undefined;
+
+  constructor(
+    readonly input: string,
+    private readonly grammar: CloudProviderIDGrammar,
+    readonly fields: ProviderIDFields,
+    readonly identity: InstanceIdentity,
+    readonly key: string,
+  ) {
+    this.cloud = grammar.cloud;
+    this.scheme = fields.scheme;
+  }
+
+  get canonical(): string {
+    if (this.#canonical === undefined) {
+      const written = this.grammar.format(this.fields);
+      this.#canonical = isLeft(written) ? this.input : written.right;
+    }
+    return this.#canonical;
+  }
+
+  toJSON() {
+    const { input, cloud, scheme, fields, key, canonical, identity } = this;
+    return { input, cloud, scheme, fields, key, canonical, identity };
   }
 }
 
