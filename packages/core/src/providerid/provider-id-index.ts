@@ -34,7 +34,6 @@ export interface ProviderIDMatchReport<N, M> {
 
 interface Slot<T> {
   readonly entry: ProviderIDEntry<T>;
-  readonly id: IdentifiedProviderID;
   readonly index: number;
 }
 
@@ -86,7 +85,8 @@ export class ProviderIDIndex<M> {
       return;
     }
     const id = this.#registry.identify(entry.providerID, this.#options);
-    const slot: Slot<M> = { entry, id, index: this.#machines.length };
+    // Keep only the keys: retaining the parsed ID would keep ~8 objects per machine alive.
+    const slot: Slot<M> = { entry, index: this.#machines.length };
     this.#machines.push(slot);
     add(this.#byKey, id.key, slot);
     add(this.#byUnqualified, id.unqualifiedKey, slot);
@@ -96,7 +96,7 @@ export class ProviderIDIndex<M> {
     return this.#machines.length + this.#emptyMachines.length;
   }
 
-  #candidates(id: IdentifiedProviderID): readonly Slot<M>[] {
+  #candidates(id: Pick<IdentifiedProviderID, 'key' | 'unqualifiedKey'>): readonly Slot<M>[] {
     if (id.key !== id.unqualifiedKey) {
       // A qualified node matches machines with the same qualifier or none at all.
       const same = slots(this.#byKey.get(id.key));
