@@ -79,6 +79,30 @@ describeLocal('a private local control plane', () => {
     expect(error?.message).toContain('--- last lines of etcd log ---');
   });
 
+  it('serves as an "existing cluster" for another startControlPlane() via CAPI_KIT_ENVTEST_KUBECONFIG', async () => {
+    const plane = await startControlPlane({ backend: 'local', log: () => {} });
+    try {
+      const lines: string[] = [];
+      const existing = await startControlPlane({
+        env: { ...process.env, CAPI_KIT_ENVTEST_KUBECONFIG: plane.kubeconfigPath },
+        log: (l) => lines.push(l),
+      });
+      expect(existing.backend).toBe('existing');
+      expect(lines[0]).toContain(`existing cluster from CAPI_KIT_ENVTEST_KUBECONFIG=${plane.kubeconfigPath}`);
+      expect(lines[0]).toContain('local: available, not used');
+      const ns = await existing.createNamespace('existing');
+      const core = plane.kubeConfig.makeApiClient(CoreV1Api);
+      expect((await core.readNamespace({ name: ns })).status?.phase).toBe('Active');
+      await expect(existing.restartApiServer()).rejects.toThrow(/needs the local backend/);
+      await expect(existing.kubeConfigFor('u')).rejects.toThrow(/client CA/);
+      // stop() leaves the cluster running and deletes what this run created.
+      await existing.stop();
+      expect((await core.readNamespace({ name: ns })).metadata?.deletionTimestamp).toBeDefined();
+    } finally {
+      await plane.stop();
+    }
+  });
+
   it('nothing survives when the test process is killed with SIGKILL', async () => {
     const here = dirname(fileURLToPath(import.meta.url));
     const child = spawn(
