@@ -1,2 +1,2 @@
-export * from './providerid/index.js';
 export * from './conversion/index.js';
+export * from './providerid/index.js';
