@@ -116,12 +116,22 @@ export class LeaseApi {
     }
   }
 
+  /**
+   * client-node builds a new undici Agent (so a new TCP + TLS connection) for every request.
+   * The first one built for this KubeConfig is kept and reused, so renewals ride a kept-alive
+   * connection. Its TLS settings come from the KubeConfig, which does not change; headers
+   * (tokens) are still set per request.
+   */
+  #dispatcher: ReturnType<RequestContext['getDispatcher']>;
+
   #options(signal: AbortSignal | undefined) {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
     const middleware: ObservableMiddleware = {
       pre: (context: RequestContext) => {
         context.setSignal(combined);
+        if (this.#dispatcher === undefined) this.#dispatcher = context.getDispatcher();
+        else context.setDispatcher(this.#dispatcher);
         return new Observable(Promise.resolve(context));
       },
       post: (context: ResponseContext) => new Observable(Promise.resolve(context)),
