@@ -16,12 +16,15 @@ function integerIn(name: string, min: number, max: number): t.Type<number, numbe
 /** OpenAPI `type: integer, format: int32` (Go `int32`). */
 export const int32 = integerIn('int32', -(2 ** 31), 2 ** 31 - 1);
 /**
- * OpenAPI `format: int64` (Go `int64`). JSON numbers beyond ±2^53 are not exact in
- * JavaScript; the range check uses the nearest doubles of ±2^63.
+ * The largest double below 2^63, i.e. the largest JavaScript number that fits an int64
+ * (doubles between 2^62 and 2^63 are 1024 apart). JSON numbers beyond ±2^53 are not exact
+ * in JavaScript anyway.
  */
-export const int64 = integerIn('int64', -(2 ** 63), 2 ** 63);
+const maxInt64Double = 2 ** 63 - 1024;
+/** OpenAPI `format: int64` (Go `int64`). */
+export const int64 = integerIn('int64', -(2 ** 63), maxInt64Double);
 /** OpenAPI `type: integer` without a format (Go `int`, 64-bit on every platform Kubernetes runs). */
-export const integer = integerIn('integer', -(2 ** 63), 2 ** 63);
+export const integer = integerIn('integer', -(2 ** 63), maxInt64Double);
 
 export const string = t.string;
 export const boolean = t.boolean;
