@@ -13,8 +13,9 @@ parse   Reads each providerID: its cloud, the cloud's fields and the identity ke
         keys mean the same instance). With no ID arguments, reads one ID a line from
         standard input. The scheme picks the cloud; an ID without a scheme is read only
         when its shape is unambiguous (Azure resource path, OCI OCID, Alibaba
-        region.instance, EC2 instance ID) or --cloud names the cloud. Schemes no cloud
-        claims are held to Cluster API's generic grammar (cloud "generic").
+        region.instance, EC2 instance ID) or --cloud names the cloud. A scheme no cloud
+        claims is invalid (the error says whether Cluster API's generic grammar would
+        accept it); --cloud generic applies that grammar to any ID.
         --json: one {"input","valid","cloud","fields","key","canonical","error"?} object a
         line (cloud, fields and key are null when the ID is invalid).
 match   Whether a Node's and a Machine's providerIDs denote the same instance, with the

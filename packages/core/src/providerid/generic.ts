@@ -2,14 +2,15 @@ import { left, right } from 'fp-ts/lib/Either.js';
 import { structuralIdentity } from './identity.js';
 import { type CloudProviderIDGrammar, providerIDError } from './types.js';
 
-/** The cloud name of IDs whose scheme no registered grammar claims. */
+/** The cloud name of Cluster API's generic grammar (applied when a caller names it). */
 export const GENERIC_CLOUD = 'generic';
 
 /**
  * Cluster API's own providerID grammar (noderefutil, v0.3 to v1.5): `<scheme>://<...>`
- * not ending in '/', with the ID being the text after the last '/'. It is what any
- * unknown scheme is held to. Identity is structural: scheme plus non-empty segments, as
- * nothing more can be known about a cloud without a grammar.
+ * not ending in '/', with the ID being the text after the last '/'. Callers apply it by
+ * naming the cloud "generic"; it also tells, in the error for an unknown scheme, whether
+ * Cluster API would accept the ID. Identity is structural: scheme plus non-empty segments,
+ * as nothing more can be known about a cloud without a grammar.
  */
 export const genericProviderIDGrammar: CloudProviderIDGrammar = {
   cloud: GENERIC_CLOUD,

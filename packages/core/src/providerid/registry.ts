@@ -79,9 +79,11 @@ export class ProviderIDRegistry {
   }
 
   /**
-   * Parses a providerID. The scheme picks the cloud; a string without a scheme is parsed
-   * only when `options.cloud` names the cloud or exactly one cloud's unambiguous bare shape
-   * fits (Azure resource path, OCI OCID, Alibaba region.instance, EC2 instance ID).
+   * Parses a providerID. The scheme picks the cloud (a scheme no cloud claims is an
+   * `unknown-scheme` error); a string without a scheme is parsed only when `options.cloud`
+   * names the cloud or exactly one cloud's unambiguous bare shape fits (Azure resource
+   * path, OCI OCID, Alibaba region.instance, EC2 instance ID). Naming the cloud `generic`
+   * applies Cluster API's own grammar to any string.
    */
   parse(input: string, options: ParseOptions = {}): ParseProviderIDResult {
     const parsed = this.#parse(input, options);
@@ -122,7 +124,15 @@ export class ProviderIDRegistry {
             ),
           );
         }
-        grammar = genericProviderIDGrammar;
+        // No cloud claims it: report it rather than call it valid. Matching still works
+        // (by structure), and naming the cloud "generic" applies Cluster API's own rule.
+        const generic = genericProviderIDGrammar.parse(split, false);
+        const fits = isLeft(generic)
+          ? `it does not fit Cluster API's generic grammar either (${generic.left.message})`
+          : `it fits Cluster API's generic grammar (parse it with cloud "${GENERIC_CLOUD}")`;
+        return left(
+          providerIDError('unknown-scheme', `no cloud grammar knows the scheme '${split.scheme}'; ${fits}`),
+        );
       }
     } else {
       const claimers = this.#bareClaimers.filter((g) => g.claimsBare!(input));

@@ -13,6 +13,8 @@ export type ProviderIDErrorKind =
   | 'empty'
   /** No `scheme:` and the shape does not identify a cloud; name the cloud to parse it. */
   | 'no-scheme'
+  /** A scheme that no registered cloud grammar claims. */
+  | 'unknown-scheme'
   /** The caller named a cloud that no registered grammar knows. */
   | 'unknown-cloud'
   /** A scheme this cloud does not use (or a known scheme spelled in the wrong case). */

@@ -44,14 +44,21 @@ describe('ProviderIDRegistry.parse', () => {
     expect(parse('reg-1')).toEqual(right(expect.objectContaining({ cloud: 'regional', scheme: '' })));
   });
 
-  it('holds unknown schemes to the Cluster API generic grammar', () => {
-    expect(parse('foo:///a/b')).toEqual(
+  it('reports unknown schemes, and applies the Cluster API generic grammar when named', () => {
+    const unknown = parse('foo:///a/b');
+    expect(isLeft(unknown) && unknown.left).toMatchObject({ kind: 'unknown-scheme' });
+    expect(isLeft(unknown) && unknown.left.message).toContain('fits Cluster API');
+    const alsoBad = parse('foo://a/');
+    expect(isLeft(alsoBad) && alsoBad.left.message).toContain('does not fit');
+    expect(parse('foo:///a/b', GENERIC_CLOUD)).toEqual(
       right(
         expect.objectContaining({ cloud: GENERIC_CLOUD, fields: { scheme: 'foo', id: 'b', path: '/a/b' } }),
       ),
     );
-    for (const bad of ['foo://', 'foo://a/', 'foo:a']) expect(isLeft(parse(bad)), bad).toBe(true);
-    // A named generic parse accepts any scheme, as Cluster API did.
+    for (const bad of ['foo://', 'foo://a/', 'foo:a', '//x', '']) {
+      expect(isLeft(parse(bad, GENERIC_CLOUD)), bad).toBe(true);
+    }
+    // Any scheme, even one a cloud owns, as Cluster API did.
     expect(parse('num:///x', GENERIC_CLOUD)).toEqual(
       right(expect.objectContaining({ cloud: GENERIC_CLOUD })),
     );
