@@ -12,6 +12,15 @@ import { useControlPlane } from '../src/vitest/index.js';
 // webhook that this test process serves over HTTPS on loopback. v1 says `color` (a
 // string), v2 says `paint: {name}`; v1 is the storage version.
 const cp = useControlPlane();
+
+// Names the step that did not finish, should the apiserver or the webhook ever stall.
+function step<T>(label: string, promise: Promise<T>, ms = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label}: no result within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 const group = 'paint.envtest.capi-kit.dev';
 const plural = 'widgets';
 
@@ -156,43 +165,48 @@ describe('CRD conversion webhook served by the test process', () => {
     );
     try {
       const g = 'broken.envtest.capi-kit.dev';
-      await cp.installCRDs({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `${plural}.${g}` },
-        spec: {
-          group: g,
-          scope: 'Namespaced',
-          names: { kind: 'Widget', plural },
-          versions: [
-            { name: 'v1', served: true, storage: true, schema: schema({ color: { type: 'string' } }) },
-            { name: 'v2', served: true, storage: false, schema: schema({ color: { type: 'string' } }) },
-          ],
-          conversion: {
-            strategy: 'Webhook',
-            webhook: {
-              conversionReviewVersions: ['v1'],
-              clientConfig: { url: `${failing.url}/convert`, caBundle: failing.caBundle },
+      await step(
+        'install the broken CRD',
+        cp.installCRDs({
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          metadata: { name: `${plural}.${g}` },
+          spec: {
+            group: g,
+            scope: 'Namespaced',
+            names: { kind: 'Widget', plural },
+            versions: [
+              { name: 'v1', served: true, storage: true, schema: schema({ color: { type: 'string' } }) },
+              { name: 'v2', served: true, storage: false, schema: schema({ color: { type: 'string' } }) },
+            ],
+            conversion: {
+              strategy: 'Webhook',
+              webhook: {
+                conversionReviewVersions: ['v1'],
+                clientConfig: { url: `${failing.url}/convert`, caBundle: failing.caBundle },
+              },
             },
           },
-        },
-      });
-      await api.createNamespacedCustomObject({
-        group: g,
-        version: 'v1',
-        namespace,
-        plural,
-        body: { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { color: 'red' } },
-      });
-      const res = await restRequest(
-        cp.kubeConfig,
-        'GET',
-        `/apis/${g}/v2/namespaces/${namespace}/${plural}/w`,
+        }),
+      );
+      await step(
+        'create a v1 object',
+        api.createNamespacedCustomObject({
+          group: g,
+          version: 'v1',
+          namespace,
+          plural,
+          body: { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { color: 'red' } },
+        }),
+      );
+      const res = await step(
+        'read it at v2',
+        restRequest(cp.kubeConfig, 'GET', `/apis/${g}/v2/namespaces/${namespace}/${plural}/w`),
       );
       expect(res.status).toBeGreaterThanOrEqual(500);
       expect(JSON.stringify(res.body)).toContain('cannot convert this widget');
     } finally {
-      await failing.close();
+      await step('close the webhook server', failing.close());
     }
   });
 });

@@ -12,6 +12,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     plane = await startControlPlane();
     provided = { available: true, connection: plane.connection };
+    // While the run lasts, `KUBECONFIG=<this> kubectl …` shows what the tests see.
+    process.stderr.write(`[envtest] shared control plane kubeconfig: ${plane.kubeconfigPath}\n`);
   } catch (error) {
     if (!(error instanceof NoControlPlaneError)) throw error;
     // Under CI a missing control plane is a failure, never a quiet skip.
