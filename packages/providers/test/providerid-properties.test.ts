@@ -131,7 +131,14 @@ const spelledID = fc.oneof(
   fc
     .tuple(pick('', 'us-east-1a', 'us-east-1b'), pick('i-0123456789abcdef0', 'i-00000001'))
     .map(([z, i]) => `aws:///${z}/${i}`),
-  pick('i-0123456789abcdef0', 'aws://us-east-1a/i-0123456789abcdef0', 'aws://z/vm-1', 'aws:///z/vm-1'),
+  pick(
+    'i-0123456789abcdef0',
+    'aws://us-east-1a/i-0123456789abcdef0',
+    'aws://z/vm-1',
+    'aws:///z/vm-1',
+    'aws:///vm-1',
+    'aws://y/vm-1',
+  ),
   fc.tuple(pick('p', 'q'), pick('z1', 'z2'), pick('n1', 'n2')).map(([p, z, n]) => `gce://${p}/${z}/${n}`),
   fc
     .tuple(

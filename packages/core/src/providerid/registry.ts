@@ -188,7 +188,10 @@ export class ProviderIDRegistry {
   identify(input: string, options: ParseOptions = {}): IdentifiedProviderID {
     const parsed = this.#parse(input, options);
     if (isLeft(parsed)) {
-      const identity = structuralIdentity(input);
+      const split = splitProviderID(input);
+      const loose =
+        split.scheme === '' ? undefined : this.#byScheme.get(split.scheme)?.looseIdentity?.(split);
+      const identity = loose ?? structuralIdentity(input);
       const unqualified = unqualifiedKey(identity);
       return { input, key: unqualified, unqualifiedKey: unqualified, identity, error: parsed.left };
     }
@@ -330,10 +333,11 @@ export function compareIdentified(
   }
   if (a.input === b.input) return { match: true, verdict: 'same', reason: 'identical strings' };
   if (!a.parsed || !b.parsed) {
+    const note = qa !== qb ? `; the ${qualifierName} (${qa || qb}) is given on one side only` : '';
     return {
       match: true,
       verdict: 'same',
-      reason: `not both valid for a cloud grammar (${describe(a.parsed ? b : a)}); compared by scheme and non-empty segments, which are equal: they differ only in slashes`,
+      reason: `not both valid for a cloud grammar (${describe(a.parsed ? b : a)}); read by their shape they name the same instance ${partsText(ia)}${note}`,
     };
   }
   if (qa !== qb) {

@@ -94,6 +94,13 @@ export interface CloudProviderIDGrammar {
   /** The identity of a successfully parsed ID. */
   readonly identity: (fields: ProviderIDFields) => InstanceIdentity;
   /**
+   * The identity of an ID with one of this cloud's schemes that `parse` rejects, when its
+   * shape still says which instance it means (AWS: last path token, zone as qualifier).
+   * Its `space` must start with '~' so it never equals a valid ID's. Without it (or when it
+   * returns undefined) such IDs get the structural identity: scheme + non-empty segments.
+   */
+  readonly looseIdentity?: (id: SplitProviderID) => InstanceIdentity | undefined;
+  /**
    * For two parsed IDs of this cloud with different identities: a reason why the strings
    * cannot settle the question (e.g. legacy and current Metal3 forms), or undefined when
    * they are simply different instances.

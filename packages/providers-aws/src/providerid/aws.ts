@@ -17,25 +17,33 @@ const EC2_INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const FARGATE_PREFIX = 'fargate-';
 
 /**
- * Reads the instance token the way cloud-provider-aws does (MapToAWSInstanceID): the last
- * path token is the instance; it must start with "i-" (EC2) or "fargate-" (EKS Fargate,
- * where the token is the node name). The zone is the URL host (`aws://zone/i-…`) or the
- * first of two or more path tokens (`aws:///zone/i-…`); anything between zone and
- * instance is kept as `middle` (Fargate IDs carry an opaque token there; absent when none).
+ * Splits the part after `aws://` the way cloud-provider-aws does (MapToAWSInstanceID): the
+ * last path token is the instance; the zone is the URL host (`aws://zone/i-…`) or the
+ * first of two or more path tokens (`aws:///zone/i-…`); tokens between zone and instance
+ * are `middle` (Fargate IDs carry an opaque token there).
  */
-function readPath(host: string, path: string, scheme: string): FieldsResult {
+function splitAwsPath(host: string, path: string): { zone: string; middle: string[]; instanceId: string } {
   let start = 0;
   let end = path.length;
   while (start < end && path.charCodeAt(start) === 0x2f) start++;
   while (end > start && path.charCodeAt(end - 1) === 0x2f) end--;
   const tokens = path.slice(start, end).split('/');
   const instanceId = tokens[tokens.length - 1] ?? '';
-  let zone = host;
-  let middle = tokens.slice(0, -1);
-  if (host === '' && tokens.length >= 2) {
-    zone = tokens[0]!;
-    middle = tokens.slice(1, -1);
-  }
+  if (host === '' && tokens.length >= 2) return { zone: tokens[0]!, middle: tokens.slice(1, -1), instanceId };
+  return { zone: host, middle: tokens.slice(0, -1), instanceId };
+}
+
+function splitHost(rest: string): [host: string, path: string] {
+  const slash = rest.indexOf('/');
+  return slash < 0 ? [rest, ''] : [rest.slice(0, slash), rest.slice(slash)];
+}
+
+/**
+ * Reads the fields: the instance must start with "i-" (EC2) or "fargate-" (EKS Fargate,
+ * where the token is the node name); `middle` is left out when there is none.
+ */
+function readPath(host: string, path: string, scheme: string): FieldsResult {
+  const { zone, middle, instanceId } = splitAwsPath(host, path);
   if (instanceId === '')
     return invalidField(CLOUD, 'instanceId', 'the instance ID (last path token) is empty');
   const fargate = instanceId.startsWith(FARGATE_PREFIX) && instanceId.length > FARGATE_PREFIX.length;
@@ -71,9 +79,7 @@ export const awsProviderID: CloudProviderIDGrammar = {
     if (id.scheme === '' && (named || EC2_INSTANCE_ID.test(id.rest))) return readPath('', id.rest, '');
     const bad = checkScheme(CLOUD, id, ['aws']);
     if (bad) return left(bad);
-    const slash = id.rest.indexOf('/');
-    const host = slash < 0 ? id.rest : id.rest.slice(0, slash);
-    return readPath(host, slash < 0 ? '' : id.rest.slice(slash), id.scheme);
+    return readPath(...splitHost(id.rest), id.scheme);
   },
   format(fields) {
     const instanceId = readField(fields, 'instanceId');
@@ -81,6 +87,15 @@ export const awsProviderID: CloudProviderIDGrammar = {
     const zone = readField(fields, 'zone') ?? '';
     const middle = readField(fields, 'middle') ?? '';
     return formatted(`aws:///${zone}/${middle === '' ? '' : `${middle}/`}${instanceId}`);
+  },
+  // AWS-shaped IDs whose instance is not `i-…` (Outscale placeholders, test fixtures) still
+  // name their instance by the last token, with the zone as qualifier: `aws:///t-1` then
+  // matches `aws://us-west-2/t-1` as Cluster API <= v1.2 did.
+  looseIdentity(id) {
+    if (id.scheme !== 'aws' || id.separator !== '://') return undefined;
+    const { zone, instanceId } = splitAwsPath(...splitHost(id.rest));
+    if (instanceId === '') return undefined;
+    return { space: '~aws', parts: [instanceId], qualifier: zone, qualifierName: 'zone' };
   },
   identity: (fields) => ({
     space: CLOUD,

@@ -75,4 +75,18 @@ describe('awsProviderID', () => {
       false,
     );
   });
+
+  it('reads AWS-shaped IDs it rejects by their last token, as Cluster API <= v1.2 did', () => {
+    // CAPI's own noderef test: machine aws:///test-get-node-2, node aws://us-west-2/test-get-node-2.
+    expect(registry.sameInstance('aws://us-west-2/test-get-node-2', 'aws:///test-get-node-2')).toMatchObject({
+      match: true,
+      verdict: 'same',
+    });
+    // Outscale: CCM aws://placement/vm-id, CAPOSC aws:///placement/vm-id.
+    expect(registry.sameInstance('aws://placement/vm-id', 'aws:///placement/vm-id').match).toBe(true);
+    expect(registry.sameInstance('aws://us-east-1/id-node-1', 'aws:///id-node-100').match).toBe(false);
+    expect(registry.sameInstance('aws://us-east-1a/node', 'aws://us-east-1b/node').match).toBe(false);
+    // Never across valid and invalid: an `i-` ID is not the same as a non-instance token.
+    expect(registry.sameInstance('aws:///z/i-1', 'aws:///z/vm-1').match).toBe(false);
+  });
 });
