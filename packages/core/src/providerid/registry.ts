@@ -193,7 +193,8 @@ export class ProviderIDRegistry {
         split.scheme === '' ? undefined : this.#byScheme.get(split.scheme)?.looseIdentity?.(split);
       const identity = loose ?? structuralIdentity(input);
       const unqualified = unqualifiedKey(identity);
-      return { input, key: unqualified, unqualifiedKey: unqualified, identity, error: parsed.left };
+      const key = withQualifier(unqualified, identity);
+      return { input, key, unqualifiedKey: unqualified, identity, error: parsed.left };
     }
     const { parsed: id, unqualifiedKey: unqualified } = parsed.right;
     return { input, key: id.key, unqualifiedKey: unqualified, identity: id.identity, parsed: id };
