@@ -1,5 +1,23 @@
 import { errorMoves, labelsMove, ownerAndFinalizerMoves } from './common-moves.js';
 import type { KindTable } from './kind-table.js';
+import { isObject, type Json } from './path.js';
+
+/**
+ * v1alpha1 requires `spec.clusterNetwork` with `services`, `pods` and `serviceDomain`
+ * (Go always wrote the value struct); v1alpha2 made all of it optional. Going down, missing
+ * parts are written empty. Lossless all the same: the stash records they were absent.
+ */
+function requiredClusterNetwork(value: Json | undefined): Json {
+  const network = isObject(value) ? value : {};
+  const ranges = (r: Json | undefined): Json =>
+    isObject(r) ? (r.cidrBlocks === undefined ? { ...r, cidrBlocks: [] } : r) : { cidrBlocks: [] };
+  return {
+    ...network,
+    services: ranges(network.services),
+    pods: ranges(network.pods),
+    serviceDomain: network.serviceDomain ?? '',
+  };
+}
 
 /**
  * Cluster. `spec.clusterNetwork` has the same JSON in both versions, `serviceDomain`
@@ -19,6 +37,13 @@ export const clusterTable: KindTable = {
         },
         { v1alpha2: 'spec.infrastructureRef', note: 'no v1alpha1 field (v1alpha1 used spec.providerSpec)' },
         { v1alpha2: 'spec.clusterNetwork.apiServerPort', note: 'no v1alpha1 field' },
+        {
+          v1alpha1: 'spec.clusterNetwork',
+          v1alpha2: 'spec.clusterNetwork',
+          evenIfAbsent: 'down',
+          down: requiredClusterNetwork,
+          note: 'v1alpha1 requires services, pods and serviceDomain; missing parts are written empty',
+        },
         ...errorMoves(
           'an empty error string is "no error" in v1alpha1 but marks the Cluster failed in v1alpha2',
         ),

@@ -408,7 +408,7 @@ const downRows: Row[] = [
   },
   {
     kind: 'Cluster',
-    move: 'apiServerPort, infrastructureRef and computed status have no v1alpha1 field',
+    move: 'apiServerPort, infrastructureRef and computed status have no v1alpha1 field; required network filled',
     set: {
       'spec.clusterNetwork.apiServerPort': 6443,
       'spec.infrastructureRef': ref(INFRA, 'AWSCluster', 'c1'),
@@ -416,7 +416,8 @@ const downRows: Row[] = [
       'status.controlPlaneInitialized': true,
     },
     expect: {
-      'spec.clusterNetwork': {},
+      // v1alpha1 requires these; Go wrote them as zero values
+      'spec.clusterNetwork': { services: { cidrBlocks: [] }, pods: { cidrBlocks: [] }, serviceDomain: '' },
       'spec.infrastructureRef': ABSENT,
       'status.phase': ABSENT,
       'status.controlPlaneInitialized': ABSENT,

@@ -73,7 +73,8 @@ const ownerReference = obj(
     name,
     uid: fc.uuid(),
   },
-  { controller: fc.boolean(), blockOwnerDeletion: fc.boolean() },
+  // Kubernetes allows one controller reference per object; these never claim to be it.
+  { controller: fc.constant(false), blockOwnerDeletion: fc.boolean() },
 );
 
 /** Top-level metadata; `name` always set (plug-ins name their objects after it). */
