@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +44,25 @@ export interface LocalControlPlane {
 
 const adminUser = 'capi-kit-admin';
 
+// etcd < 3.5 (e.g. Debian's 3.4 package, usable through TEST_ASSET_ETCD) has no
+// --unsafe-no-fsync and refuses unknown flags, so ask the binary once, as envtest does.
+const fsyncFlagSupport = new Map<string, Promise<boolean>>();
+function supportsNoFsync(binary: string): Promise<boolean> {
+  let known = fsyncFlagSupport.get(binary);
+  if (!known) {
+    known = new Promise((resolve) => {
+      execFile(
+        binary,
+        ['--help'],
+        { timeout: 10_000, maxBuffer: 4 * 1024 * 1024 },
+        (_error, stdout, stderr) => resolve(`${stdout}${stderr}`.includes('--unsafe-no-fsync')),
+      );
+    });
+    fsyncFlagSupport.set(binary, known);
+  }
+  return known;
+}
+
 async function startEtcd(
   binary: string,
   dir: string,
@@ -68,7 +88,7 @@ async function startEtcd(
       `--initial-advertise-peer-urls=${peer}`,
       `--initial-cluster=envtest=${peer}`,
       // Test data is disposable; skipping fsync makes every write several times faster.
-      '--unsafe-no-fsync=true',
+      ...((await supportsNoFsync(binary)) ? ['--unsafe-no-fsync=true'] : []),
       '--log-level=warn',
     ],
   });
