@@ -1,0 +1,177 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import type { CliIO } from '../src/io.js';
+import { main } from '../src/main.js';
+
+function capture(stdin = '') {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    readStdin: async () => stdin,
+    env: {},
+  };
+  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
+}
+
+async function convert(stdin: string, ...flags: string[]) {
+  const c = capture(stdin);
+  const code = await main(['convert', ...flags], c.io);
+  return { code, stdout: c.stdout(), stderr: c.stderr() };
+}
+
+const example = (name: string) => readFileSync(new URL(`../../../examples/${name}`, import.meta.url), 'utf8');
+const examplePath = (name: string) => new URL(`../../../examples/${name}`, import.meta.url).pathname;
+
+const machine = `apiVersion: cluster.k8s.io/v1alpha1
+kind: Machine
+metadata:
+  name: web-0
+  namespace: shop
+  labels: {cluster.k8s.io/cluster-name: shop}
+spec:
+  versions: {kubelet: v1.14.4}
+  providerSpec:
+    value:
+      apiVersion: awsprovider/v1alpha1
+      kind: AWSMachineProviderSpec
+      instanceType: t3.large
+      keyName: ops
+`;
+
+describe('capi-kit convert (in process)', () => {
+  it('converts a file to v1alpha2 YAML on stdout, with the plug-in objects after the Machine', async () => {
+    const { code, stdout, stderr } = await convert('', '-f', examplePath('aws-v1alpha1.yaml'));
+    expect(code).toBe(ExitCode.ok);
+    expect(stderr).toBe('');
+    const kinds = [...stdout.matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]);
+    expect(kinds).toEqual([
+      'Cluster',
+      'AWSCluster',
+      'MachineList',
+      'AWSMachine',
+      'KubeadmConfig',
+      'AWSMachine',
+      'KubeadmConfig',
+      'MachineDeployment',
+      'AWSMachineTemplate',
+      'KubeadmConfigTemplate',
+    ]);
+    expect(stdout).toContain('apiVersion: cluster.x-k8s.io/v1alpha2');
+    expect(stdout).not.toContain('cluster.k8s.io/cluster-name');
+  });
+
+  it('reads stdin with -f - and writes JSON with -o json', async () => {
+    const { code, stdout } = await convert(machine, '-f', '-', '-o', 'json');
+    expect(code).toBe(ExitCode.ok);
+    const list = JSON.parse(stdout);
+    expect(list.kind).toBe('List');
+    expect(list.items.map((i: { kind: string }) => i.kind)).toEqual([
+      'Machine',
+      'AWSMachine',
+      'KubeadmConfig',
+    ]);
+    expect(list.items[1].spec).toEqual({ instanceType: 't3.large', sshKeyName: 'ops' });
+  });
+
+  it('converts back with --to cluster.k8s.io/v1alpha1, restoring the input', async () => {
+    const up = await convert(machine, '-f', '-', '-o', 'json');
+    const down = await convert(up.stdout, '-f', '-', '--to', 'cluster.k8s.io/v1alpha1', '-o', 'json');
+    expect(down.code).toBe(ExitCode.ok);
+    const [restored] = JSON.parse(down.stdout).items;
+    expect(restored).toEqual({
+      apiVersion: 'cluster.k8s.io/v1alpha1',
+      kind: 'Machine',
+      metadata: { name: 'web-0', namespace: 'shop', labels: { 'cluster.k8s.io/cluster-name': 'shop' } },
+      spec: {
+        versions: { kubelet: 'v1.14.4' },
+        providerSpec: {
+          value: {
+            apiVersion: 'awsprovider/v1alpha1',
+            kind: 'AWSMachineProviderSpec',
+            instanceType: 't3.large',
+            keyName: 'ops',
+          },
+        },
+      },
+    });
+  });
+
+  it('prints warnings on stderr and still converts', async () => {
+    const { code, stdout, stderr } = await convert(example('vsphere-v1alpha1.yaml'), '-f', '-');
+    expect(code).toBe(ExitCode.ok);
+    expect(stdout).toContain('kind: VSphereMachine');
+    expect(stderr).toContain(
+      'capi-kit convert: warning: document 1 (Cluster default/lab): spec.providerSpec.value.username has no v1alpha2 field',
+    );
+  });
+
+  it('writes the report to a file, as JSON for a .json name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capi-kit-convert-'));
+    const file = join(dir, 'report.json');
+    const { code } = await convert(example('machineclass-v1alpha1.yaml'), '-f', '-', '--report', file);
+    expect(code).toBe(ExitCode.ok);
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    expect(report.to).toBe('cluster.x-k8s.io/v1alpha2');
+    expect(report.documents[0].objects[0]).toMatchObject({ kind: 'MachineClass', action: 'removed' });
+  });
+
+  it('--report - writes the report on stderr', async () => {
+    const { code, stderr } = await convert(machine, '-f', '-', '--report', '-');
+    expect(code).toBe(ExitCode.ok);
+    expect(stderr).toContain(
+      'document 1: Machine shop/web-0: converted (cluster.k8s.io/v1alpha1 -> cluster.x-k8s.io/v1alpha2)',
+    );
+    expect(stderr).toContain(
+      'moved   spec.providerSpec.value.keyName -> AWSMachine shop/web-0 spec.sshKeyName',
+    );
+    expect(stderr).toContain('stashed spec.providerSpec.value');
+  });
+
+  it('on a failing document: the error on stderr, nothing on stdout, exit 1', async () => {
+    const bad = machine.replace('awsprovider/v1alpha1', 'gceproviderconfig/v1alpha1');
+    const { code, stdout, stderr } = await convert(
+      `${machine}---\n${bad.replace('web-0', 'web-1')}`,
+      '-f',
+      '-',
+    );
+    expect(code).toBe(ExitCode.input);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'capi-kit convert: <stdin>: document 2 (Machine shop/web-1, line 16): spec.providerSpec.value: no conversion plug-in handles providerSpec apiVersion "gceproviderconfig/v1alpha1" kind "AWSMachineProviderSpec" (loaded: aws, vsphere)\n' +
+        'capi-kit convert: 1 error; nothing written\n',
+    );
+  });
+
+  it('malformed YAML is an input error', async () => {
+    const { code, stdout, stderr } = await convert('kind: [Machine\n', '-f', '-');
+    expect(code).toBe(ExitCode.input);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^capi-kit convert: <stdin>: document 1: line \d+, column \d+: /);
+  });
+
+  it('a missing file is an input error', async () => {
+    const { code, stderr } = await convert('', '-f', '/nonexistent/x.yaml');
+    expect(code).toBe(ExitCode.input);
+    expect(stderr).toContain('cannot read /nonexistent/x.yaml: no such file');
+  });
+
+  it.each([
+    [
+      ['-f', '-', '--to', 'v1alpha3'],
+      '--to must be one of cluster.x-k8s.io/v1alpha2, cluster.k8s.io/v1alpha1',
+    ],
+    [['-f', '-', '-o', 'xml'], '-o must be one of yaml, json'],
+    [[], 'missing -f FILE'],
+    [['-f', '-', 'extra'], "unexpected argument 'extra'"],
+  ])('usage error %j', async (flags, message) => {
+    const { code, stdout, stderr } = await convert(machine, ...flags);
+    expect(code).toBe(ExitCode.usage);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(message);
+  });
+});
