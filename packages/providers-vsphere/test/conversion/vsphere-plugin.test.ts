@@ -1,0 +1,164 @@
+import {
+  convertManifest,
+  formatConversionError,
+  type JsonObject,
+  type PluginResult,
+  V1ALPHA2,
+} from '@capi-kit/conversion';
+import { describe, expect, it } from 'vitest';
+import {
+  convertVsphereCluster,
+  convertVsphereMachine,
+  vsphereConversionPlugin,
+  vsphereV03MachineFieldMoves,
+  vsphereV04MachineFieldMoves,
+} from '../../src/index.js';
+
+function ok(result: PluginResult) {
+  if (result._tag === 'Left') throw new Error(result.left);
+  return result.right;
+}
+const network = { devices: [{ networkName: 'vm-net', dhcp4: true }] };
+const owner = { kind: 'Machine' as const, name: 'cp-0', namespace: 'ns' };
+
+const v04: JsonObject = {
+  apiVersion: 'vsphere.cluster.k8s.io/v1alpha1',
+  kind: 'VsphereMachineProviderSpec',
+  datacenter: 'dc',
+  template: 'ubuntu',
+  network,
+  numCPUs: 2,
+  numCoresPerSocket: 1,
+  memoryMiB: 4096,
+  diskGiB: 40,
+  ntpServers: ['pool.ntp.org'],
+  machineRef: 'vm-42',
+  kubeadmConfiguration: { join: { discovery: {} } },
+};
+const v03: JsonObject = {
+  apiVersion: 'vsphereproviderconfig/v1alpha1',
+  kind: 'VsphereMachineProviderConfig',
+  machineSpec: {
+    datacenter: 'dc',
+    datastore: 'ds',
+    template: 'ubuntu',
+    network,
+    numCPUs: 2,
+    memoryMB: 2048,
+    diskGiB: 20,
+    disks: [{ diskSizeGB: 20 }],
+    ntpServers: ['time.example.com'],
+  },
+};
+
+describe('VsphereMachineProviderSpec (CAPV v0.4) → VSphereMachine', () => {
+  const out = ok(
+    convertVsphereMachine({
+      owner,
+      providerSpec: v04,
+      providerSpecSource: 'spec.providerSpec.value',
+      controlPlane: false,
+      providerID: 'vsphere://42',
+    }),
+  );
+  const machine = out.objects[0] as { spec: JsonObject };
+  it.each(vsphereV04MachineFieldMoves.map((m) => [m.from, m.to] as const))('%s → spec.%s', (from, to) => {
+    expect(machine.spec[to]).toStrictEqual(v04[from]);
+  });
+  it('providerID from the Machine; ntpServers into the KubeadmConfig; machineRef warned', () => {
+    expect(machine.spec.providerID).toBe('vsphere://42');
+    expect((out.objects[1] as { spec: JsonObject }).spec).toEqual({
+      joinConfiguration: { discovery: {} },
+      ntp: { servers: ['pool.ntp.org'] },
+    });
+    expect(out.warnings).toEqual([
+      'spec.providerSpec.value.machineRef has no v1alpha2 field; it is kept only in the stash annotation',
+    ]);
+  });
+});
+
+describe('VsphereMachineProviderConfig (CAPV v0.3) → VSphereMachine', () => {
+  const out = ok(
+    convertVsphereMachine({
+      owner,
+      providerSpec: v03,
+      providerSpecSource: 'spec.providerSpec.value',
+      controlPlane: false,
+    }),
+  );
+  const machine = out.objects[0] as { spec: JsonObject };
+  it.each(vsphereV03MachineFieldMoves.map((m) => [m.from, m.to] as const))('%s → spec.%s', (from, to) => {
+    expect(machine.spec[to]).toStrictEqual((v03.machineSpec as JsonObject)[from.replace('machineSpec.', '')]);
+  });
+  it('memoryMB (sized in MiB) becomes memoryMiB; datastore and disks are warned about', () => {
+    expect(machine.spec.memoryMiB).toBe(2048);
+    expect(out.warnings).toEqual([
+      'spec.providerSpec.value.machineSpec.datastore has no v1alpha2 field; it is kept only in the stash annotation',
+      'spec.providerSpec.value.machineSpec.disks has no v1alpha2 field; it is kept only in the stash annotation',
+    ]);
+  });
+  it('refuses a spec without what VSphereMachine requires', () => {
+    const { template: _t, ...rest } = v03.machineSpec as JsonObject;
+    const result = convertVsphereMachine({
+      owner,
+      providerSpec: { ...v03, machineSpec: rest },
+      providerSpecSource: 'x',
+      controlPlane: false,
+    });
+    expect(result).toEqual({
+      _tag: 'Left',
+      left: 'machineSpec.template missing: VSphereMachine requires them',
+    });
+  });
+});
+
+describe('vSphere cluster specs', () => {
+  it('v0.3: vsphereServer → server; credentials are warned about, never copied', () => {
+    const out = ok(
+      convertVsphereCluster({
+        owner: { kind: 'Cluster', name: 'lab' },
+        providerSpec: {
+          apiVersion: 'vsphereproviderconfig/v1alpha1',
+          kind: 'VsphereClusterProviderConfig',
+          vsphereServer: 'vc.example.com',
+          vsphereUser: 'admin',
+          vspherePassword: 'secret',
+          sshAuthorizedKeys: ['ssh-ed25519 AAAA'],
+        },
+        providerSpecSource: 'spec.providerSpec.value',
+      }),
+    );
+    expect((out.objects[0] as { spec: JsonObject }).spec).toEqual({ server: 'vc.example.com' });
+    expect(JSON.stringify(out.objects)).not.toContain('secret');
+    expect(out.warnings.map((w) => w.split(' ')[0])).toEqual([
+      'spec.providerSpec.value.vsphereUser',
+      'spec.providerSpec.value.vspherePassword',
+    ]);
+  });
+
+  it("sshAuthorizedKeys of the Cluster reach every Machine's KubeadmConfig as the capv user", () => {
+    const text = `apiVersion: cluster.k8s.io/v1alpha1
+kind: Cluster
+metadata: {name: lab}
+spec:
+  clusterNetwork: {services: {cidrBlocks: []}, pods: {cidrBlocks: []}, serviceDomain: cluster.local}
+  providerSpec:
+    value: {apiVersion: vsphere.cluster.k8s.io/v1alpha1, kind: VsphereClusterProviderSpec, server: vc, sshAuthorizedKeys: [ssh-ed25519 AAAA]}
+---
+apiVersion: cluster.k8s.io/v1alpha1
+kind: Machine
+metadata: {name: w-0, labels: {cluster.k8s.io/cluster-name: lab}}
+spec:
+  providerSpec:
+    value: {apiVersion: vsphere.cluster.k8s.io/v1alpha1, kind: VsphereMachineProviderSpec, datacenter: dc, template: t, network: {devices: [{networkName: n}]}}
+`;
+    const result = convertManifest(text, { to: V1ALPHA2, plugins: [vsphereConversionPlugin] });
+    if (result._tag === 'Left') throw new Error(result.left.map(formatConversionError).join('\n'));
+    const config = result.right.documents.find((d) => (d as { kind: string }).kind === 'KubeadmConfig') as {
+      spec: JsonObject;
+    };
+    expect(config.spec.users).toEqual([
+      { name: 'capv', sshAuthorizedKeys: ['ssh-ed25519 AAAA'], sudo: 'ALL=(ALL) NOPASSWD:ALL' },
+    ]);
+  });
+});
