@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type HeldLease, LeaseLostError } from '../src/index.js';
+import { type HeldLease, LeaseLostError, type LeaseTiming } from '../src/index.js';
 import { fastTiming, leaseClient, nodeName } from './helpers/clients.js';
 import { OwnershipHistory } from './helpers/ownership-history.js';
 
@@ -19,66 +19,101 @@ afterAll(async () => {
   await cp?.stop();
 });
 
-it('while the API server restarts, the holder keeps the lease or reports its loss, never holding past expiry', async () => {
-  const node = nodeName('restart');
-  const alice = leaseClient(cp.kubeConfig, namespace, 'alice');
-  const history = new OwnershipHistory();
-  const held: HeldLease = await alice.hold(node);
-  history.begin('alice', performance.now());
-
-  // Samples the holder's belief throughout: whenever it says it holds the lease, less than
-  // a lease duration has passed since its last successful renewal was sent.
+/**
+ * Samples a holder's belief every 20 ms: whenever it says it holds the lease, less than a
+ * lease duration has passed since its last successful renewal was sent (after which others
+ * may judge it expired).
+ */
+function watchBelief(held: HeldLease, timing: LeaseTiming) {
   const violations: string[] = [];
   let sampling = true;
-  const sampler = (async () => {
+  const done = (async () => {
     while (sampling) {
-      const now = performance.now();
-      if (held.isHeld() && now >= held.lastRenewSentAtMs + fastTiming.leaseDurationSeconds * 1000) {
-        violations.push(`believed held ${now - held.lastRenewSentAtMs} ms after its last renewal`);
+      const sinceRenewal = performance.now() - held.lastRenewSentAtMs;
+      if (held.isHeld() && sinceRenewal >= timing.leaseDurationSeconds * 1000) {
+        violations.push(`believed held ${sinceRenewal} ms after its last renewal`);
       }
       await sleep(20);
     }
   })();
+  return {
+    violations,
+    stop: async () => {
+      sampling = false;
+      await done;
+    },
+  };
+}
+
+it('while the API server restarts, holders keep their lease or report its loss, never holding past expiry', async () => {
+  // Two holders through the same outage: one whose renew deadline (1.5 s) is shorter than a
+  // restart, one whose deadline (40 s) outlasts it.
+  const longTiming: LeaseTiming = { leaseDurationSeconds: 60, renewDeadlineMs: 40_000, retryPeriodMs: 500 };
+  const shortNode = nodeName('restart-short');
+  const longNode = nodeName('restart-long');
+  const alice = leaseClient(cp.kubeConfig, namespace, 'alice');
+  const carol = leaseClient(cp.kubeConfig, namespace, 'carol', { timing: longTiming });
+  const history = new OwnershipHistory();
+
+  const short = await alice.hold(shortNode);
+  history.begin('alice', performance.now());
+  const long = await carol.hold(longNode);
   let lostAtMs: number | undefined;
-  held.signal.addEventListener('abort', () => {
+  short.signal.addEventListener('abort', () => {
     lostAtMs = performance.now();
     history.end('alice', lostAtMs);
   });
+  const shortBelief = watchBelief(short, fastTiming);
+  const longBelief = watchBelief(long, longTiming);
 
   await sleep(1000);
+  const restartStartedMs = performance.now();
   await cp.restartApiServer();
+  const outageMs = performance.now() - restartStartedMs;
 
-  // Once the server is back, a second client contends for the lease.
+  // Once the server is back, a second client contends for the short lease.
   const bob = leaseClient(cp.kubeConfig, namespace, 'bob');
-  const bobGot = bob.acquire(node, { signal: AbortSignal.timeout(15_000) }).then((result) => {
-    history.begin('bob', performance.now());
-    return result;
+  let lastRefusalRenewTime: Date | undefined;
+  const bobGot = await bob.acquire(shortNode, {
+    signal: AbortSignal.timeout(20_000),
+    onWait: (refusal) => {
+      lastRefusalRenewTime = refusal.lease.renewTime;
+    },
   });
-  const outcome = await Promise.race([
-    bobGot.then(() => 'bob' as const),
-    sleep(5_000).then(() => 'timeout' as const),
-  ]);
-  sampling = false;
-  await sampler;
+  history.begin('bob', performance.now());
+  await sleep(1000); // the long holder renews again after the outage
+  await shortBelief.stop();
+  await longBelief.stop();
 
-  expect(violations).toEqual([]);
-  if (held.signal.aborted) {
-    // Lost during the outage: reported through the signal with a LeaseLostError, and only
-    // then could bob take over (after expiry).
-    expect(held.lost).toBeInstanceOf(LeaseLostError);
-    expect(held.lost?.message).toMatch(/renew deadline|held by 'bob'/);
-    expect(outcome).toBe('bob');
-    expect(lostAtMs! - held.lastRenewSentAtMs).toBeLessThan(fastTiming.leaseDurationSeconds * 1000);
-  } else {
-    // Kept: renewals resumed, bob is still waiting.
-    expect(outcome).toBe('timeout');
-    const stored = await cp.kubeConfig
-      .makeApiClient(CoordinationV1Api)
-      .readNamespacedLease({ name: node, namespace });
-    expect(stored.spec?.holderIdentity).toBe('alice');
-    await held.release();
-    await bobGot;
-  }
+  expect(shortBelief.violations).toEqual([]);
+  expect(longBelief.violations).toEqual([]);
   expect(history.overlaps()).toEqual([]);
-  expect((await bob.inspect(node)).holder).toBe('bob');
+
+  if (short.signal.aborted) {
+    // Lost during the outage: reported with a LeaseLostError, before the lease could expire.
+    expect(short.lost).toBeInstanceOf(LeaseLostError);
+    expect(short.lost?.message).toMatch(/renew deadline/);
+    expect(lostAtMs! - short.lastRenewSentAtMs).toBeLessThan(fastTiming.leaseDurationSeconds * 1000);
+  } else {
+    // Only possible if the restart was shorter than the renew deadline.
+    expect(outageMs).toBeLessThan(fastTiming.renewDeadlineMs);
+  }
+  // Bob took the lease only after it expired: a full duration after alice's last renewal.
+  // (A fresh client waits a whole duration, so it was refused at least once.)
+  expect(lastRefusalRenewTime).toBeDefined();
+  expect(bobGot.lease.acquireTime!.getTime() - lastRefusalRenewTime!.getTime()).toBeGreaterThanOrEqual(
+    fastTiming.leaseDurationSeconds * 1000,
+  );
+  expect(bobGot.lease.holder).toBe('bob');
+
+  // The long holder kept its lease through the outage, and renews again.
+  expect(long.signal.aborted).toBe(false);
+  expect(long.isHeld()).toBe(true);
+  const stored = await cp.kubeConfig
+    .makeApiClient(CoordinationV1Api)
+    .readNamespacedLease({ name: longNode, namespace });
+  expect(stored.spec?.holderIdentity).toBe('carol');
+  expect(new Date(String(stored.spec?.renewTime)).getTime()).toBeGreaterThan(Date.now() - 3000);
+  expect(await bob.tryAcquire(longNode)).toMatchObject({ acquired: false, because: 'held' });
+  expect(await long.release()).toEqual({ released: true });
 });
