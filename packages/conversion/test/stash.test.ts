@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
+import { CONVERSION_DATA_ANNOTATION, convertObject, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
+import type { JsonObject } from '../src/path.js';
+import { applyStash, diff, putStash, takeStash } from '../src/stash.js';
+
+const json = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.string({ maxLength: 4 }),
+    fc.array(tie('v'), { maxLength: 2 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), tie('v'), { maxKeys: 3 }),
+  ),
+})).v;
+const object = fc
+  .dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'e'), json, { maxKeys: 4 })
+  .map((v) => JSON.parse(JSON.stringify(v)) as JsonObject);
+
+describe('stash: diff and apply', () => {
+  it('applying diff(original, base) to base gives the original (1,000 pairs)', () => {
+    fc.assert(
+      fc.property(object, object, (original, base) => {
+        const target = structuredClone(base);
+        const { skipped } = applyStash(target, diff(original, base));
+        expect(skipped).toEqual([]);
+        expect(target).toStrictEqual(original);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('an edited field keeps its edit (the stash entry is skipped)', () => {
+    const entries = diff({ phase: 'Creating' }, { phase: 'Provisioning' });
+    const edited: JsonObject = { phase: 'Running' };
+    const { applied, skipped } = applyStash(edited, entries);
+    expect(applied).toEqual([]);
+    expect(skipped.map((e) => e.path)).toEqual([['phase']]);
+    expect(edited).toEqual({ phase: 'Running' });
+  });
+
+  it('a written stash is read back, and the annotations it created are removed again', () => {
+    const object: JsonObject = { kind: 'Machine', metadata: { name: 'm' } };
+    putStash(object, { restores: V1ALPHA1, entries: [{ path: ['spec', 'taints'], value: [] }] });
+    expect(Object.keys((object.metadata as JsonObject).annotations as JsonObject)).toEqual([
+      CONVERSION_DATA_ANNOTATION,
+    ]);
+    const taken = takeStash(object);
+    if (E.isLeft(taken)) throw new Error(taken.left);
+    expect(taken.right.rest).toEqual({ kind: 'Machine', metadata: { name: 'm' } });
+    expect(taken.right.stash?.entries).toEqual([{ path: ['spec', 'taints'], value: [] }]);
+  });
+});
+
+const machine = {
+  apiVersion: V1ALPHA1,
+  kind: 'Machine',
+  metadata: { name: 'm', annotations: { keep: 'me' } },
+  spec: {
+    taints: [{ key: 'dedicated', effect: 'NoSchedule' }],
+    providerSpec: {
+      value: { apiVersion: 'awsprovider/v1alpha1', kind: 'AWSMachineProviderSpec', instanceType: 't3.small' },
+    },
+  },
+  status: { phase: 'Creating' },
+};
+const up = () => {
+  const r = convertObject(machine, V1ALPHA2, { plugins: [awsConversionPlugin] });
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
+  return r.right.object;
+};
+
+describe('stash annotation on converted objects', () => {
+  it('edits made in v1alpha2 win over the stash on the way back', () => {
+    const v2 = up();
+    (v2.status as JsonObject).phase = 'running';
+    const down = convertObject(v2, V1ALPHA1);
+    if (E.isLeft(down)) throw new Error(JSON.stringify(down.left));
+    expect((down.right.object.status as JsonObject).phase).toBe('Running');
+    expect(down.right.reports[0]!.keptEdits).toEqual(['status.phase']);
+    expect((down.right.object.spec as JsonObject).taints).toEqual(machine.spec.taints);
+  });
+
+  it('a corrupt annotation is an error naming it', () => {
+    const v2 = up();
+    ((v2.metadata as JsonObject).annotations as JsonObject)[CONVERSION_DATA_ANNOTATION] = '{not json';
+    expect(convertObject(v2, V1ALPHA1)).toEqual(
+      E.left({
+        kind: 'Machine',
+        name: 'm',
+        path: 'metadata.annotations',
+        message: `annotation ${CONVERSION_DATA_ANNOTATION} is not JSON`,
+      }),
+    );
+  });
+
+  it('a stash for the wrong direction is refused', () => {
+    const v2 = up();
+    const v1 = structuredClone(machine) as JsonObject;
+    (v1.metadata as JsonObject).annotations = (v2.metadata as JsonObject).annotations!;
+    const result = convertObject(v1, V1ALPHA2, { plugins: [awsConversionPlugin] });
+    expect(E.isLeft(result) && result.left.message).toBe(
+      'the conversion-data annotation restores cluster.k8s.io/v1alpha1, but this object converts to cluster.x-k8s.io/v1alpha2',
+    );
+  });
+});
