@@ -59,7 +59,12 @@ export function namespaceName(prefix = 'test'): string {
 /** Builds the test-facing client of a control plane from its connection data. */
 export function connect(connection: ControlPlaneConnection): ControlPlaneClient {
   const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(connection.kubeconfig);
+  if (connection.backend === 'existing') {
+    // A user's kubeconfig may name certificate files relative to its own directory.
+    kubeConfig.loadFromFile(connection.kubeconfigPath);
+  } else {
+    kubeConfig.loadFromString(connection.kubeconfig);
+  }
   let clientCA: Promise<CertificateAuthority> | undefined;
   const core = kubeConfig.makeApiClient(CoreV1Api);
 

@@ -243,7 +243,11 @@ export async function startLocalControlPlane(options: LocalControlPlaneOptions):
         try {
           current = await launch();
         } catch (error) {
-          throw new Error(startFailureMessage(error, dir, apiServer, etcdProcess));
+          const message = startFailureMessage(error, dir, apiServer, etcdProcess);
+          // Whatever half-started is stopped; stop() later finds nothing left to wait for.
+          if (apiServer) current = apiServer;
+          await current.stop();
+          throw new Error(message);
         }
       },
       stop: async () => {
