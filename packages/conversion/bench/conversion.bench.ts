@@ -1,0 +1,187 @@
+// Conversion throughput (objects/s) for realistic Machines and MachineDeployments, side by
+// side in the same run with JSON.parse + JSON.stringify of the same documents (the floor:
+// one full copy of each object, which every conversion needs at least once).
+//
+//   pnpm --filter @capi-kit/conversion bench
+//
+// CAPI_KIT_BENCH_OBJECTS (default 1000) objects per batch; each task converts one batch.
+import * as E from 'fp-ts/lib/Either.js';
+import { Bench } from 'tinybench';
+import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
+import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
+
+const count = Number(process.env.CAPI_KIT_BENCH_OBJECTS ?? 1000);
+const options: ConvertOptions = { plugins: [awsConversionPlugin] };
+
+/** A control-plane or worker Machine as clusterctl v0.1 / CAPA v0.3 wrote them, with status. */
+function machine(i: number): Record<string, unknown> {
+  const controlPlane = i % 10 === 0;
+  return {
+    apiVersion: V1ALPHA1,
+    kind: 'Machine',
+    metadata: {
+      name: `prod-eu-${controlPlane ? 'controlplane' : 'node'}-${i}`,
+      namespace: 'team-a',
+      uid: `3f1c2b9e-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      resourceVersion: String(100_000 + i),
+      generation: 3,
+      creationTimestamp: '2019-09-12T08:14:03Z',
+      labels: { 'cluster.k8s.io/cluster-name': 'prod-eu', set: controlPlane ? 'controlplane' : 'node' },
+      annotations: { 'cluster.k8s.io/delete-machine': i % 7 === 0 ? 'yes' : '' },
+      finalizers: ['machine.cluster.k8s.io', 'foregroundDeletion'],
+      ownerReferences: controlPlane
+        ? []
+        : [
+            {
+              apiVersion: V1ALPHA1,
+              kind: 'MachineSet',
+              name: 'prod-eu-workers-7d9f',
+              uid: 'a1b2c3d4-0000-4000-8000-000000000001',
+              controller: true,
+            },
+          ],
+    },
+    spec: {
+      metadata: { labels: { 'node-role.kubernetes.io/worker': '' }, creationTimestamp: null },
+      versions: controlPlane ? { kubelet: 'v1.14.4', controlPlane: 'v1.14.4' } : { kubelet: 'v1.14.4' },
+      providerID: `aws:///eu-west-1a/i-0${(0xabc000 + i).toString(16)}`,
+      providerSpec: {
+        value: {
+          apiVersion: 'awsprovider/v1alpha1',
+          kind: 'AWSMachineProviderSpec',
+          instanceType: controlPlane ? 'm5.large' : 't3.large',
+          iamInstanceProfile: controlPlane
+            ? 'control-plane.cluster-api-provider-aws.sigs.k8s.io'
+            : 'nodes.cluster-api-provider-aws.sigs.k8s.io',
+          keyName: 'ops-2019',
+          availabilityZone: 'eu-west-1a',
+          subnet: { filters: [{ name: 'tag:Name', values: ['prod-eu-private-eu-west-1a'] }] },
+          additionalTags: { team: 'a', env: 'prod' },
+          rootDeviceSize: 50,
+          kubeadmConfiguration: {
+            join: {
+              nodeRegistration: {
+                name: '{{ ds.meta_data.hostname }}',
+                kubeletExtraArgs: { 'cloud-provider': 'aws' },
+              },
+            },
+          },
+        },
+      },
+    },
+    status: {
+      nodeRef: {
+        kind: 'Node',
+        name: `ip-10-0-${i % 250}-${i % 200}.eu-west-1.compute.internal`,
+        uid: 'b1c2d3e4-0000-4000-8000-000000000002',
+      },
+      lastUpdated: '2019-09-12T08:20:41Z',
+      versions: { kubelet: 'v1.14.4' },
+      addresses: [
+        { type: 'InternalIP', address: `10.0.${i % 250}.${i % 200}` },
+        { type: 'InternalDNS', address: `ip-10-0-${i % 250}-${i % 200}.eu-west-1.compute.internal` },
+      ],
+      phase: 'Running',
+      errorMessage: '',
+      providerStatus: {
+        apiVersion: 'awsprovider/v1alpha1',
+        kind: 'AWSMachineProviderStatus',
+        instanceID: `i-0${i}`,
+        instanceState: 'running',
+      },
+    },
+  };
+}
+
+function machineDeployment(i: number): Record<string, unknown> {
+  const m = machine(i) as { spec: Record<string, unknown> };
+  return {
+    apiVersion: V1ALPHA1,
+    kind: 'MachineDeployment',
+    metadata: {
+      name: `prod-eu-pool-${i}`,
+      namespace: 'team-a',
+      uid: `4a2d3c8f-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      resourceVersion: String(200_000 + i),
+      generation: 5,
+      labels: { 'cluster.k8s.io/cluster-name': 'prod-eu' },
+      annotations: { 'machinedeployment.clusters.k8s.io/revision': '4' },
+    },
+    spec: {
+      replicas: 3 + (i % 5),
+      selector: { matchLabels: { 'cluster.k8s.io/cluster-name': 'prod-eu', pool: `pool-${i}` } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      revisionHistoryLimit: 1,
+      progressDeadlineSeconds: 600,
+      template: {
+        metadata: { labels: { 'cluster.k8s.io/cluster-name': 'prod-eu', pool: `pool-${i}` } },
+        spec: { versions: { kubelet: 'v1.14.4' }, providerSpec: m.spec.providerSpec },
+      },
+    },
+    status: {
+      observedGeneration: 5,
+      replicas: 4,
+      updatedReplicas: 4,
+      readyReplicas: 4,
+      availableReplicas: 4,
+    },
+  };
+}
+
+function convertAll(objects: readonly unknown[], to: typeof V1ALPHA1 | typeof V1ALPHA2): unknown[] {
+  return objects.map((o) => {
+    const r = convertObject(o, to, options);
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
+    return r.right.object;
+  });
+}
+
+const machines = Array.from({ length: count }, (_, i) => machine(i));
+const deployments = Array.from({ length: count }, (_, i) => machineDeployment(i));
+const machinesUp = convertAll(machines, V1ALPHA2);
+const deploymentsUp = convertAll(deployments, V1ALPHA2);
+
+const bench = new Bench({ time: 2000, warmupTime: 500 });
+let sink = 0;
+bench
+  .add(`Machine v1alpha1 → v1alpha2 (${count})`, () => {
+    sink += convertAll(machines, V1ALPHA2).length;
+  })
+  .add(`Machine v1alpha2 → v1alpha1 (${count})`, () => {
+    sink += convertAll(machinesUp, V1ALPHA1).length;
+  })
+  .add(`Machine JSON.parse(JSON.stringify) (${count})`, () => {
+    for (const m of machines) sink += JSON.parse(JSON.stringify(m)).kind.length;
+  })
+  .add(`MachineDeployment v1alpha1 → v1alpha2 (${count})`, () => {
+    sink += convertAll(deployments, V1ALPHA2).length;
+  })
+  .add(`MachineDeployment v1alpha2 → v1alpha1 (${count})`, () => {
+    sink += convertAll(deploymentsUp, V1ALPHA1).length;
+  })
+  .add(`MachineDeployment JSON.parse(JSON.stringify) (${count})`, () => {
+    for (const d of deployments) sink += JSON.parse(JSON.stringify(d)).kind.length;
+  });
+
+await bench.run();
+
+const bytes = (objs: readonly unknown[]) => Math.round(JSON.stringify(objs).length / objs.length);
+console.log(
+  `Node ${process.version}; ${count} objects per batch; mean JSON size: Machine ${bytes(machines)} B, MachineDeployment ${bytes(deployments)} B`,
+);
+console.log('| task | mean per batch | median per batch | objects/s | × JSON round trip |');
+console.log('| --- | --- | --- | --- | --- |');
+const rows = bench.tasks.map((t) => {
+  const r = t.result as { latency?: { mean: number; p50?: number }; mean?: number; p50?: number } | undefined;
+  const mean = r?.latency?.mean ?? r?.mean ?? Number.NaN;
+  const median = r?.latency?.p50 ?? r?.p50 ?? Number.NaN;
+  return { name: t.name, mean, median };
+});
+for (const row of rows) {
+  const kind = row.name.split(' ')[0];
+  const baseline = rows.find((r) => r.name.startsWith(`${kind} JSON`))!;
+  console.log(
+    `| ${row.name} | ${row.mean.toFixed(1)} ms | ${row.median.toFixed(1)} ms | ${Math.round((count / row.mean) * 1000).toLocaleString('en-US')} | ${(row.mean / baseline.mean).toFixed(1)} |`,
+  );
+}
+if (sink === 0) console.log('');
