@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import type { CliIO } from '../src/io.js';
+import { main } from '../src/main.js';
+
+// Command-line handling of `capi-kit lease`, in process. Everything here is refused before
+// any request is made; what the server decides is tested end to end in
+// lease.integration.test.ts.
+async function lease(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    readStdin: async () => '',
+    env: {},
+  };
+  const code = await main(['lease', ...args], io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+describe('capi-kit lease command line', () => {
+  it('prints its usage with the actions and exit codes', async () => {
+    const help = await lease('--help');
+    expect(help.code).toBe(ExitCode.ok);
+    expect(help.stdout).toContain('Usage: capi-kit lease status|acquire|renew|release|hold NODE');
+    expect(help.stdout).toContain('--trust-renew-time');
+    expect(help.stdout).toContain('3 cluster or API error');
+  });
+
+  it.each([
+    [['acquire', 'n1'], 'acquire needs --holder ID'],
+    [['hold', 'n1'], 'hold needs --holder ID'],
+    [[], 'missing action'],
+    [['acquire'], 'missing NODE'],
+    [['steal', 'n1', '--holder', 'a'], 'action must be one of status, acquire, renew, release, hold'],
+    [['status', 'n1', 'n2'], "unexpected argument 'n2'"],
+    [['status', 'n1', '--layout', 'kured'], '--layout must be one of kep, medik8s'],
+    [['acquire', 'n1', '--holder', 'a', '--duration', '1.5'], '--duration must be a whole number of seconds'],
+    [['acquire', 'n1', '--holder', 'a', '--duration', '0'], 'leaseDurationSeconds must be a whole number'],
+    [['acquire', 'n1', '--holder', 'a', '--duration', '7200'], 'must not exceed 3600'],
+    [['acquire', 'n1', '--holder', 'kubeadm-ops'], "starts with the reserved prefix 'kubeadm'"],
+    [['acquire', 'n1', '--holder', ''], 'a holder identity is required'],
+    [['status', 'n1', '--bogus'], "Unknown option '--bogus'"],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const result = await lease(...args);
+    expect(result.code).toBe(ExitCode.usage);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe('');
+  });
+});
