@@ -124,8 +124,8 @@ function authorityFrom(cert: x509.X509Certificate, key: CryptoKey, keyPem: strin
         ],
       ),
     issueClientCertificate: (user, groups = []) => {
-      const subject: x509.JsonName = [{ CN: [user] }];
-      if (groups.length > 0) subject.push({ O: [...groups] });
+      // One RDN per group, the shape openssl and Go's crypto/x509 produce.
+      const subject: x509.JsonName = [{ CN: [user] }, ...groups.map((g) => ({ O: [g] }))];
       return issue(signer, subject, [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])]);
     },
   };

@@ -30,6 +30,7 @@ while :; do
   kill -0 "$child" 2>/dev/null || break
 done
 kill "$watcher" 2>/dev/null
+wait "$watcher" 2>/dev/null
 if [ -n "$GUARD_REMOVE_AFTER" ]; then rm -rf "$GUARD_REMOVE_AFTER"; fi
 exit "$status"
 `;
