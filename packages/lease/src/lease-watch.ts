@@ -114,7 +114,15 @@ export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<Le
           resourceVersion = await relist();
           listedOnce = true;
         }
-        if (resourceVersion !== undefined) resourceVersion = await watchOnce(resourceVersion);
+        if (resourceVersion !== undefined) {
+          const startedMs = performance.now();
+          resourceVersion = await watchOnce(resourceVersion);
+          // A stream the server ends at once (an error event, a proxy closing it) must not
+          // turn into a tight list/watch loop.
+          if (performance.now() - startedMs < 1000) {
+            await sleep(params.retryPeriodMs, undefined, { signal: stop.signal }).catch(() => {});
+          }
+        }
       } catch (error) {
         if (stop.signal.aborted) break;
         if (!listedOnce) {

@@ -2,7 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type HeldLease, LeaseLostError, type LeaseTiming } from '../src/index.js';
+import {
+  type HeldLease,
+  type LeaseChange,
+  LeaseLostError,
+  type LeaseTiming,
+  NodeLeaseObserver,
+} from '../src/index.js';
 import { fastTiming, leaseClient, nodeName } from './helpers/clients.js';
 import { OwnershipHistory } from './helpers/ownership-history.js';
 
@@ -66,6 +72,14 @@ it('while the API server restarts, holders keep their lease or report its loss, 
   const shortBelief = watchBelief(short, fastTiming);
   const longBelief = watchBelief(long, longTiming);
 
+  // An observer watching the namespace throughout: its watch must resume after the restart.
+  const observer = new NodeLeaseObserver({ kubeConfig: cp.kubeConfig, namespace, timing: fastTiming });
+  const stopWatching = new AbortController();
+  const changes: LeaseChange[] = [];
+  const watching = (async () => {
+    for await (const change of observer.watch({ signal: stopWatching.signal })) changes.push(change);
+  })();
+
   await sleep(1000);
   const restartStartedMs = performance.now();
   await cp.restartApiServer();
@@ -84,6 +98,16 @@ it('while the API server restarts, holders keep their lease or report its loss, 
   await sleep(1000); // the long holder renews again after the outage
   await shortBelief.stop();
   await longBelief.stop();
+  for (
+    let i = 0;
+    i < 200 && !changes.some((c) => c.node === shortNode && c.inspection.holder === 'bob');
+    i++
+  ) {
+    await sleep(25);
+  }
+  stopWatching.abort();
+  await watching;
+  expect(changes.some((c) => c.node === shortNode && c.inspection.holder === 'bob')).toBe(true);
 
   expect(shortBelief.violations).toEqual([]);
   expect(longBelief.violations).toEqual([]);
