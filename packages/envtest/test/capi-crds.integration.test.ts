@@ -174,6 +174,37 @@ describe.skipIf(!haveCrds)('Cluster API CRDs (v1beta1 manifests) on a real apise
     }
   }
 
+  it("installs the providers' v1beta1 CRDs of the same era too", async () => {
+    // Not the v0.2.11 deprecated copy of v1alpha1: it has the same names as the v0.1.10
+    // CRDs the other tests use, and would replace them.
+    const dirs = [
+      'providers/aws/v1alpha1',
+      'providers/aws/v1alpha2',
+      'providers/vsphere/v1alpha1/vsphere-v0.4.2',
+      'providers/vsphere/v1alpha1/vsphereproviderconfig-v0.3.0',
+      'providers/vsphere/v1alpha2',
+      'providers/kubeadm-bootstrap/v1alpha2',
+    ];
+    const providers = await cp.installCRDs(dirs.map((d) => join(crdRoot, d)));
+    expect(providers.length).toBeGreaterThanOrEqual(20);
+    expect(providers.map((c) => c.name)).toContain('awsmachines.infrastructure.cluster.x-k8s.io');
+    expect(providers.map((c) => c.name)).toContain('kubeadmconfigs.bootstrap.cluster.x-k8s.io');
+    const api = cp.kubeConfig.makeApiClient(CustomObjectsApi);
+    const created = (await api.createNamespacedCustomObject({
+      group: 'infrastructure.cluster.x-k8s.io',
+      version: 'v1alpha2',
+      namespace: cp.namespace,
+      plural: 'awsmachines',
+      body: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+        kind: 'AWSMachine',
+        metadata: { name: 'i' },
+        spec: { instanceType: 't3.large', iamInstanceProfile: 'nodes', sshKeyName: 'default' },
+      },
+    })) as { spec: Record<string, unknown> };
+    expect(created.spec).toMatchObject({ instanceType: 't3.large', sshKeyName: 'default' });
+  });
+
   it('keeps v1beta1 semantics for unknown fields: kept in v1alpha1, pruned in v1alpha2', async () => {
     const api = cp.kubeConfig.makeApiClient(CustomObjectsApi);
     const namespace = cp.namespace;
