@@ -70,7 +70,7 @@ describe('capi-kit validate', () => {
     expect(r.code).toBe(ExitCode.input);
     expect(r.stdout.trimEnd().split('\n')).toEqual([
       'document 2 (MachineSet pool, line 14): spec.selector: required field is missing (expected LabelSelector object)',
-      'document 2 (MachineSet pool, line 14): spec.replicas: expected int32, got "3"',
+      'document 2 (MachineSet pool, line 14): spec.replicas: expected int32 (>= 0), got "3"',
       'document 2 (MachineSet pool, line 14): spec.deletePolicy: expected "Random" | "Newest" | "Oldest", got "Sometimes"',
       'document 2 (MachineSet pool, line 14): spec.template.spec.providerSpec: required field is missing (expected ProviderSpec object)',
     ]);

@@ -145,7 +145,7 @@ describe('per-kind codecs and guards', () => {
       replicas: 2 ** 31,
     });
     expect(E.isLeft(result) && result.left.map((e) => e.message)).toEqual([
-      'replicas: expected int32, got 2147483648',
+      'replicas: expected int32 (>= 0), got 2147483648',
       'deletePolicy: expected "Random" | "Newest" | "Oldest", got "Sometimes"',
     ]);
     expect(strict(v1alpha1.MachineSetSpecCodec).is({ selector: {}, x: 1 })).toBe(false);

@@ -12,6 +12,7 @@ export {
   type OpenString,
   openString,
   RawExtension,
+  replicaCount,
   string,
   Time,
 } from './scalars.js';

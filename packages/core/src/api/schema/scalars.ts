@@ -16,6 +16,11 @@ function integerIn(name: string, min: number, max: number): t.Type<number, numbe
 /** OpenAPI `type: integer, format: int32` (Go `int32`). */
 export const int32 = integerIn('int32', -(2 ** 31), 2 ** 31 - 1);
 /**
+ * An int32 that must not be negative: `spec.replicas` and `status.replicas` of kinds with
+ * a scale subresource, which kube-apiserver checks ("should be a non-negative integer").
+ */
+export const replicaCount = integerIn('int32 (>= 0)', 0, 2 ** 31 - 1);
+/**
  * The largest double below 2^63, i.e. the largest JavaScript number that fits an int64
  * (doubles between 2^62 and 2^63 are 1024 apart). JSON numbers beyond ±2^53 are not exact
  * in JavaScript anyway.

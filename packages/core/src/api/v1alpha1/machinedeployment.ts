@@ -2,7 +2,16 @@ import type * as t from 'io-ts';
 import { type LabelSelector, LabelSelectorCodec } from '../meta/label-selector.js';
 import { type ListMeta, type ObjectMeta, ObjectMetaCodec } from '../meta/object-meta.js';
 import { type ListItem, listCodec, resourceCodecs } from '../meta/resource.js';
-import { boolean, IntOrString, int32, int64, type OpenString, openString, struct } from '../schema/index.js';
+import {
+  boolean,
+  IntOrString,
+  int32,
+  int64,
+  type OpenString,
+  openString,
+  replicaCount,
+  struct,
+} from '../schema/index.js';
 import { APIVersion, type KnownMachineDeploymentStrategyType } from './constants.js';
 import { type MachineTemplateSpec, MachineTemplateSpecCodec } from './machine.js';
 
@@ -37,7 +46,7 @@ export const MachineDeploymentStrategyCodec: t.Type<MachineDeploymentStrategy> =
 );
 
 export interface MachineDeploymentSpec {
-  /** Default 1. */
+  /** Default 1. Never negative (the scale subresource checks it). */
   replicas?: number;
   selector: LabelSelector;
   template: MachineTemplateSpec;
@@ -56,7 +65,7 @@ export const MachineDeploymentSpecCodec: t.Type<MachineDeploymentSpec> = struct(
   'MachineDeploymentSpec',
   { selector: LabelSelectorCodec, template: MachineTemplateSpecCodec },
   {
-    replicas: int32,
+    replicas: replicaCount,
     strategy: MachineDeploymentStrategyCodec,
     minReadySeconds: int32,
     revisionHistoryLimit: int32,
@@ -67,6 +76,7 @@ export const MachineDeploymentSpecCodec: t.Type<MachineDeploymentSpec> = struct(
 
 export interface MachineDeploymentStatus {
   observedGeneration?: number;
+  /** Never negative (the scale subresource checks it). */
   replicas?: number;
   updatedReplicas?: number;
   readyReplicas?: number;
@@ -79,7 +89,7 @@ export const MachineDeploymentStatusCodec: t.Type<MachineDeploymentStatus> = str
   {},
   {
     observedGeneration: int64,
-    replicas: int32,
+    replicas: replicaCount,
     updatedReplicas: int32,
     readyReplicas: int32,
     availableReplicas: int32,

@@ -9,6 +9,7 @@ import {
   int64,
   type OpenString,
   openString,
+  replicaCount,
   string,
   struct,
 } from '../schema/index.js';
@@ -46,7 +47,7 @@ export const MachineDeploymentStrategyCodec: t.Type<MachineDeploymentStrategy> =
 );
 
 export interface MachineDeploymentSpec {
-  /** Default 1. */
+  /** Default 1. Never negative (the scale subresource checks it). */
   replicas?: number;
   selector: LabelSelector;
   template: MachineTemplateSpec;
@@ -65,7 +66,7 @@ export const MachineDeploymentSpecCodec: t.Type<MachineDeploymentSpec> = struct(
   'MachineDeploymentSpec',
   { selector: LabelSelectorCodec, template: MachineTemplateSpecCodec },
   {
-    replicas: int32,
+    replicas: replicaCount,
     strategy: MachineDeploymentStrategyCodec,
     minReadySeconds: int32,
     revisionHistoryLimit: int32,
@@ -78,6 +79,7 @@ export interface MachineDeploymentStatus {
   observedGeneration?: number;
   /** The label selector in query-string form, for the scale subresource. */
   selector?: string;
+  /** Never negative (the scale subresource checks it). */
   replicas?: number;
   updatedReplicas?: number;
   readyReplicas?: number;
@@ -91,7 +93,7 @@ export const MachineDeploymentStatusCodec: t.Type<MachineDeploymentStatus> = str
   {
     observedGeneration: int64,
     selector: string,
-    replicas: int32,
+    replicas: replicaCount,
     updatedReplicas: int32,
     readyReplicas: int32,
     availableReplicas: int32,

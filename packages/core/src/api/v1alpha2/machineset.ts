@@ -2,7 +2,16 @@ import type * as t from 'io-ts';
 import { type LabelSelector, LabelSelectorCodec } from '../meta/label-selector.js';
 import { type ListMeta, type ObjectMeta, ObjectMetaCodec } from '../meta/object-meta.js';
 import { type ListItem, listCodec, resourceCodecs } from '../meta/resource.js';
-import { enumOf, int32, int64, type OpenString, openString, string, struct } from '../schema/index.js';
+import {
+  enumOf,
+  int32,
+  int64,
+  type OpenString,
+  openString,
+  replicaCount,
+  string,
+  struct,
+} from '../schema/index.js';
 import {
   APIVersion,
   type KnownMachineSetStatusError,
@@ -12,7 +21,7 @@ import {
 import { type MachineTemplateSpec, MachineTemplateSpecCodec } from './machine.js';
 
 export interface MachineSetSpec {
-  /** Go's `Default()` says 1 but no v0.2 controller calls it, and a nil value makes the controller error. */
+  /** Go's `Default()` says 1 but no v0.2 controller calls it, and a nil value makes the controller error. Never negative (the scale subresource checks it). */
   replicas?: number;
   minReadySeconds?: number;
   /** Unset means Random. */
@@ -25,7 +34,7 @@ export const MachineSetSpecCodec: t.Type<MachineSetSpec> = struct(
   'MachineSetSpec',
   { selector: LabelSelectorCodec },
   {
-    replicas: int32,
+    replicas: replicaCount,
     minReadySeconds: int32,
     deletePolicy: enumOf(...MachineSetDeletePolicies),
     template: MachineTemplateSpecCodec,
@@ -37,6 +46,7 @@ export type MachineSetStatusError = OpenString<KnownMachineSetStatusError>;
 export interface MachineSetStatus {
   /** The label selector in query-string form (`a=b,c in (d)`), for the scale subresource. */
   selector?: string;
+  /** Never negative (the scale subresource checks it). */
   replicas: number;
   fullyLabeledReplicas?: number;
   readyReplicas?: number;
@@ -48,7 +58,7 @@ export interface MachineSetStatus {
 
 export const MachineSetStatusCodec: t.Type<MachineSetStatus> = struct(
   'MachineSetStatus',
-  { replicas: int32 },
+  { replicas: replicaCount },
   {
     selector: string,
     fullyLabeledReplicas: int32,

@@ -237,6 +237,7 @@ export function newAjv(): Ajv {
 interface CrdFile {
   spec: {
     group: string;
+    subresources?: { scale?: { specReplicasPath: string; statusReplicasPath: string } };
     names: { kind: string };
     preserveUnknownFields?: boolean;
     version?: string;
@@ -265,11 +266,19 @@ export function loadCrds(): LoadedCrd[] {
       const version = (crd.spec.version ?? crd.spec.versions?.[0]?.name) as Version;
       const schema = crd.spec.validation?.openAPIV3Schema ?? crd.spec.versions?.[0]?.schema?.openAPIV3Schema;
       if (schema === undefined) throw new Error(`${file}: no schema`);
+      // The scale subresource makes the server reject negative replica counts at its paths.
+      const scale = crd.spec.subresources?.scale;
+      const replicaPaths = scale === undefined ? [] : [scale.specReplicasPath, scale.statusReplicasPath];
+      const withScale = replicaPaths.reduce(
+        (tree, path) =>
+          updateAt(tree, segments(path.replace(/^\./, '')), (node) => ({ ...node, minimum: 0 })),
+        schema,
+      );
       return {
         version,
         apiVersion: `${crd.spec.group}/${version}`,
         kind: crd.spec.names.kind,
-        schema: { type: 'object', ...schema },
+        schema: { type: 'object', ...withScale },
         preservesUnknownFields: crd.spec.preserveUnknownFields !== false,
         file,
       };
