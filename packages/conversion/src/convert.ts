@@ -91,15 +91,22 @@ function identity(object: JsonObject): { name?: string; namespace?: string } {
   return { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }) };
 }
 
-/** The plain field moves of a kind, without stash or plug-ins. */
+/**
+ * The plain field moves of a kind, without stash or plug-ins. `share` returns an object that
+ * shares untouched parts with `object` (copy-on-write): only for results that are read and
+ * thrown away, never handed to a caller.
+ */
 export function coreConvert(
   object: JsonObject,
   table: KindTable,
   direction: Direction,
   applied: AppliedMove[] = [],
+  share = false,
 ): JsonObject {
-  const out = clone(object);
-  for (const group of table.groups) applyMoves(out, object, group.moves, direction, group.at, applied);
+  const owned = share ? new WeakSet<object>() : undefined;
+  const out = share ? { ...object } : clone(object);
+  owned?.add(out);
+  for (const group of table.groups) applyMoves(out, object, group.moves, direction, group.at, applied, owned);
   if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = targetVersion(direction);
   return out;
 }
@@ -310,7 +317,8 @@ export function convertKind(
     }
   }
   // What the way back would lose: stash it, minus what a plug-in will make again.
-  const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up');
+  // (read once by diff, then dropped: it may share structure with `out`)
+  const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', [], true);
   let entries = diff(rest, back);
   if (stash !== undefined) entries = withoutGenerated(entries, rest, stash.generated);
   if (entries.length > 0 || generatedPaths.length > 0) {

@@ -6,6 +6,7 @@ import {
   isObject,
   type Json,
   type JsonObject,
+  ownPath,
   setPath,
 } from './path.js';
 import type { Direction } from './versions.js';
@@ -51,6 +52,7 @@ function joinPath(prefix: string, path: string): string {
  * Applies a move table, in place, to `out` at `prefix` (`''` for the object itself,
  * `spec.template` for a MachineSet's machine template). `source` is the unmoved object the
  * transforms may consult. Rows whose source field is absent do nothing and are not reported.
+ * With `owned`, `out` shares structure with `source` and is copied on write (ownPath).
  */
 export function applyMoves(
   out: JsonObject,
@@ -59,6 +61,7 @@ export function applyMoves(
   direction: Direction,
   prefix = '',
   applied: AppliedMove[] = [],
+  owned?: WeakSet<object>,
 ): void {
   const root = prefix === '' ? source : getPath(source, dotted(prefix));
   if (!isObject(root)) return;
@@ -75,13 +78,17 @@ export function applyMoves(
     const moved = to === undefined ? undefined : transform === undefined ? value : transform(value, root);
     // A row that rewrites a field in place keeps the key where it was (stable output order).
     if (from !== undefined && value !== undefined && !(from === to && moved !== undefined)) {
-      deletePath(out, dotted(joinPath(prefix, from)));
+      const fromPath = dotted(joinPath(prefix, from));
+      if (owned !== undefined) ownPath(out, fromPath.slice(0, -1), owned);
+      deletePath(out, fromPath);
     }
     if (to === undefined || moved === undefined) {
       if (value !== undefined) applied.push({ from: fromLabel, note: move.note });
       continue;
     }
-    setPath(out, dotted(joinPath(prefix, to)), moved);
+    const toPath = dotted(joinPath(prefix, to));
+    if (owned !== undefined) ownPath(out, toPath.slice(0, -1), owned);
+    setPath(out, toPath, moved);
     // Rows that rewrite a field in place are reported only when they changed something.
     if (from !== to || !deepEqual(value, moved)) {
       applied.push({ from: fromLabel, to: joinPath(prefix, to), note: move.note });

@@ -159,3 +159,26 @@ export function isPrefix(prefix: Path, path: Path): boolean {
   if (prefix.length > path.length) return false;
   return prefix.every((part, i) => part === path[i]);
 }
+
+/**
+ * Copy-on-write: makes every container on `path` (the containers holding its last segment
+ * included) an object of the result, copying shared ones shallowly. Objects in `owned`
+ * already belong to the result. Lets a throw-away conversion share everything it does not
+ * touch with its input.
+ */
+export function ownPath(root: JsonObject, path: Path, owned: WeakSet<object>): void {
+  let current: Json = root;
+  for (const part of path) {
+    const container = current as Record<string | number, Json>;
+    const child: Json | undefined = Object.hasOwn(container, part) ? container[part] : undefined;
+    if (child === null || typeof child !== 'object') return;
+    let mine: Json = child;
+    if (!owned.has(child)) {
+      mine = Array.isArray(child) ? [...child] : { ...child };
+      if (Array.isArray(container) && typeof part === 'number') container[part] = mine;
+      else assign(container as JsonObject, String(part), mine);
+      owned.add(mine);
+    }
+    current = mine;
+  }
+}
