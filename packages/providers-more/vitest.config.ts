@@ -1,9 +1,13 @@
-import { defineProject } from 'vitest/config';
+import { defineProject, mergeConfig } from 'vitest/config';
+import { sharedConfig } from '../../vitest.shared.js';
 
-export default defineProject({
-  test: {
-    name: 'providers-more',
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/**/*.integration.test.ts'],
-  },
-});
+export default mergeConfig(
+  sharedConfig,
+  defineProject({
+    test: {
+      name: 'providers-more',
+      include: ['test/**/*.test.ts'],
+      exclude: ['test/**/*.integration.test.ts'],
+    },
+  }),
+);
