@@ -9,7 +9,7 @@ import { NodeLeaseClient } from '@capi-kit/lease';
 import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 // The CLI package does not depend on @capi-kit/envtest; its test helper is reached by path.
-import { useControlPlane } from '../../envtest/src/vitest/index.js';
+import { useControlPlane } from '@capi-kit/envtest/vitest';
 import { cliBin, runCli } from './helpers/run-cli.js';
 
 const env = useControlPlane();
