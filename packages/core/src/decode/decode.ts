@@ -38,9 +38,11 @@ export function decodeWith<A>(
   value: unknown,
   options: Pick<DecodeOptions, 'strict'> = {},
 ): E.Either<SchemaError[], A> {
-  const result = (options.strict ? strict(codec as t.Mixed) : codec).validate(value, [
-    { key: '', type: codec, actual: value },
-  ]);
+  const checked = options.strict ? strict(codec as t.Mixed) : codec;
+  // Fast path: the type guard allocates no error contexts; only a failing value is walked
+  // again by `validate` to collect every error with its path.
+  if (checked.is(value)) return E.right(value as A);
+  const result = checked.validate(value, [{ key: '', type: codec, actual: value }]);
   return E.isLeft(result) ? E.left(reportErrors(result.left)) : E.right(result.right as A);
 }
 
