@@ -191,14 +191,18 @@ function runPlugin(
     });
   }
 
+  // Errors about the value point at it when inline, at the reference when it came from a class.
+  const inline = valueSource === `${where}.value`;
+  const valuePath = inline ? valueSource : where;
   const plugins = options.plugins ?? [];
   const plugin = findPlugin(plugins, value);
   if (plugin === undefined) {
     const t = providerSpecType(value);
     const loaded = plugins.length === 0 ? 'none loaded' : `loaded: ${plugins.map((p) => p.name).join(', ')}`;
+    const type = `apiVersion ${JSON.stringify(t.apiVersion ?? '(none)')} kind ${JSON.stringify(t.kind ?? '(none)')}`;
     return E.left({
-      path: valueSource === `${where}.value` ? valueSource : where,
-      message: `no conversion plug-in handles providerSpec apiVersion ${JSON.stringify(t.apiVersion ?? '(none)')} kind ${JSON.stringify(t.kind ?? '(none)')}${valueSource === `${where}.value` ? '' : ` (from ${valueSource})`} (${loaded})`,
+      path: valuePath,
+      message: `no conversion plug-in handles providerSpec ${type}${inline ? '' : ` (from ${valueSource})`} (${loaded})`,
     });
   }
   if (name === undefined) {
@@ -229,11 +233,7 @@ function runPlugin(
     };
     result = role === 'machine' ? plugin.machine(input) : plugin.machineTemplate(input);
   }
-  if (E.isLeft(result))
-    return E.left({
-      path: valueSource === `${where}.value` ? valueSource : where,
-      message: `${plugin.name} plug-in: ${result.left}`,
-    });
+  if (E.isLeft(result)) return E.left({ path: valuePath, message: `${plugin.name} plug-in: ${result.left}` });
   const output = result.right;
   if (!hasRef) {
     const path = [...specPath, 'infrastructureRef'];
