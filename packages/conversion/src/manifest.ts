@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { type ConvertOptions, convertObject, type ResolvedMachineClass } from './convert.js';
 import type { ConversionError } from './errors.js';
 import { deepEqual, getPath, isObject, type JsonObject } from './path.js';
+import { quotedPlaceholders, writeYaml } from './placeholders.js';
 import type { ClusterInfo, ConversionPlugin } from './plugins.js';
 import type { ConversionReport, DocumentReport, ObjectReport } from './report.js';
 import { type ApiVersion, V1ALPHA1, V1ALPHA2 } from './versions.js';
@@ -255,8 +256,10 @@ export function convertManifest(
   }
   const converted = convertDocuments(read.right, options);
   if (E.isLeft(converted)) return converted;
-  return E.right({
-    ...converted.right,
-    text: writeManifest(converted.right.documents, options.format ?? 'yaml'),
-  });
+  const { documents } = converted.right;
+  const out =
+    options.format === 'json'
+      ? writeManifest(documents, 'json')
+      : writeYaml(documents, quotedPlaceholders(text));
+  return E.right({ ...converted.right, text: out });
 }

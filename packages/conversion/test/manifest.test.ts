@@ -144,12 +144,20 @@ describe('templates', () => {
     const placeholders = (text: string) => new Set(text.match(/\$\{[A-Z_]+\}/g));
     const up = ok(convertManifest(TEMPLATE, { to: V1ALPHA2, plugins }));
     expect(placeholders(up.text)).toEqual(placeholders(TEMPLATE));
+    // Bare placeholders stay bare (a number after envsubst), quoted ones stay quoted.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: an envsubst placeholder, on purpose
-    expect(up.text).toContain('memoryMiB: ${VSPHERE_MEM_MIB}');
+    expect(up.text).toContain('memoryMiB: ${VSPHERE_MEM_MIB}\n');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: an envsubst placeholder, on purpose
-    expect(up.text).toContain('name: ${CLUSTER_NAME}-workers');
+    expect(up.text).toContain('replicas: ${WORKER_COUNT}\n');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an envsubst placeholder, on purpose
+    expect(up.text).toContain('name: "${CLUSTER_NAME}-workers"\n');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an envsubst placeholder, on purpose
+    expect(up.text).toContain('template: "${VSPHERE_TEMPLATE}"\n');
     const down = ok(convertManifest(up.text, { to: V1ALPHA1 }));
     expect(down.documents[0]).toStrictEqual(values(TEMPLATE)[0]);
+    // and the text of the way back still has the input's quoting
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an envsubst placeholder, on purpose
+    expect(down.text).toContain('kubelet: "${KUBERNETES_VERSION}"\n');
     // The datastore has no VSphereMachine field: the report says so.
     expect(up.report.warnings.join('\n')).toContain('machineSpec.datastore has no v1alpha2 field');
   });
