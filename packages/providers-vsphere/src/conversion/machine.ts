@@ -49,6 +49,9 @@ export const vsphereV04MachineFieldMoves: readonly ProviderFieldMove[] = [
 const consumedV03 = ['kubeadmConfiguration', 'machineSpec.ntpServers'] as const;
 const consumedV04 = ['kubeadmConfiguration', 'ntpServers'] as const;
 
+/** Placement fields CAPV moved from the machine to the cluster's cloud-provider workspace. */
+const WORKSPACE_FIELDS = new Set(['datastore', 'resourcePool', 'vmFolder', 'folder']);
+
 /** VSphereMachine requires these (CAPV v0.5 CRD). */
 const REQUIRED = ['datacenter', 'template', 'network'] as const;
 
@@ -121,7 +124,11 @@ function build(input: MachinePluginInput, kind: string, reportPrefix: string): B
     ...unmappedFields(value, table, consumed),
     ...(v03 ? unmappedFields(value, table, consumed, 'machineSpec') : []),
   ];
-  const warnings = noHomeWarnings(unmapped, input.providerSpecSource);
+  const warnings = noHomeWarnings(unmapped, input.providerSpecSource).map((w, i) =>
+    WORKSPACE_FIELDS.has(unmapped[i]!.replace('machineSpec.', ''))
+      ? `${w} (CAPV v0.5 reads it from VSphereCluster spec.cloudProviderConfiguration.workspace)`
+      : w,
+  );
   return {
     at,
     spec: fields.object,

@@ -93,7 +93,7 @@ describe('VsphereMachineProviderConfig (CAPV v0.3) → VSphereMachine', () => {
   it('memoryMB (sized in MiB) becomes memoryMiB; datastore and disks are warned about', () => {
     expect(machine.spec.memoryMiB).toBe(2048);
     expect(out.warnings).toEqual([
-      'spec.providerSpec.value.machineSpec.datastore has no v1alpha2 field; it is kept only in the stash annotation',
+      'spec.providerSpec.value.machineSpec.datastore has no v1alpha2 field; it is kept only in the stash annotation (CAPV v0.5 reads it from VSphereCluster spec.cloudProviderConfiguration.workspace)',
       'spec.providerSpec.value.machineSpec.disks has no v1alpha2 field; it is kept only in the stash annotation',
     ]);
   });
