@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
 import { vsphereConversionPlugin } from '../../providers-vsphere/src/conversion/index.js';
 import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
-import { v1alpha1, v1alpha2 } from './support/arbitraries.js';
+import { listOf, v1alpha1, v1alpha2 } from './support/arbitraries.js';
 
 const options: ConvertOptions = { plugins: [awsConversionPlugin, vsphereConversionPlugin] };
 const RUNS = 10_000;
@@ -57,6 +57,26 @@ describe('lossless round trip, 10,000 objects per kind and direction; every resu
           expect(input).toStrictEqual(original);
         }),
         { numRuns: RUNS },
+      );
+    }, 300_000);
+  }
+});
+
+describe('Lists convert item by item, losslessly (1,000 Lists of up to 4 items per kind and direction)', () => {
+  for (const kind of kinds) {
+    it(`${kind}List both ways`, () => {
+      fc.assert(
+        fc.property(
+          listOf(V1ALPHA1, kind, v1alpha1[kind]).map(plain),
+          listOf(V1ALPHA2, kind, v1alpha2[kind]).map(plain),
+          (v1, v2) => {
+            const up = convert(v1, V1ALPHA2);
+            expect(up.kind).toBe(`${kind}List`);
+            expect(convert(up, V1ALPHA1)).toStrictEqual(v1);
+            expect(convert(convert(v2, V1ALPHA1), V1ALPHA2)).toStrictEqual(v2);
+          },
+        ),
+        { numRuns: 1_000 },
       );
     }, 300_000);
   }

@@ -470,3 +470,20 @@ export const v1alpha2 = {
     status: obj({}, { selector: selectorString, replicas: count, updatedReplicas: count }),
   }),
 };
+
+/** A List of `item`s; items sometimes leave out apiVersion and kind (typed Go clients do). */
+export function listOf(apiVersion: string, kind: string, item: fc.Arbitrary<Obj>): fc.Arbitrary<Obj> {
+  const listItem = fc.tuple(item, fc.boolean()).map(([value, bare]) => {
+    if (!bare) return value;
+    const { apiVersion: _a, kind: _k, ...rest } = value;
+    return rest;
+  });
+  return obj(
+    {
+      apiVersion: fc.constant(apiVersion),
+      kind: fc.constant(`${kind}List`),
+      items: fc.array(listItem, { maxLength: 4 }),
+    },
+    { metadata: obj({}, { resourceVersion: fc.nat().map(String) }) },
+  );
+}
