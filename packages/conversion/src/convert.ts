@@ -28,7 +28,9 @@ import {
   sourceVersion,
   targetVersion,
   V1ALPHA1,
+  V1ALPHA1_GROUP,
   V1ALPHA2,
+  V1ALPHA2_GROUP,
 } from './versions.js';
 
 export const KIND_TABLES: Readonly<Record<ConvertibleKind, KindTable>> = {
@@ -386,8 +388,18 @@ export function convertObject(
   if (typeof kind !== 'string' || kind === '') return E.left(fail({ path: 'kind', message: 'is missing' }));
   const direction: Direction = to === V1ALPHA2 ? 'up' : 'down';
   const from = sourceVersion(direction);
-  if (apiVersion === to || (apiVersion !== V1ALPHA1 && apiVersion !== V1ALPHA2))
-    return E.right(single(unchanged(value, kind)));
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const capiGroup = group === V1ALPHA1_GROUP || group === V1ALPHA2_GROUP;
+  if (capiGroup && apiVersion !== V1ALPHA1 && apiVersion !== V1ALPHA2) {
+    // e.g. cluster.x-k8s.io/v1alpha3: not something to pass through as if it were done
+    return E.left(
+      fail({
+        path: 'apiVersion',
+        message: `${apiVersion} is not a version this converter knows (${V1ALPHA1}, ${V1ALPHA2})`,
+      }),
+    );
+  }
+  if (apiVersion === to || !capiGroup) return E.right(single(unchanged(value, kind)));
   if (apiVersion !== from)
     return E.left(fail({ path: 'apiVersion', message: `cannot convert ${apiVersion} to ${to}` }));
 
