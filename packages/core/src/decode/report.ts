@@ -51,7 +51,7 @@ export function describeValue(value: unknown, max = 48): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Turns io-ts validation errors into `SchemaError`s, one per failing field, in input order. */
+/** Turns io-ts validation errors into `SchemaError`s, one per failing field, in schema order. */
 export function reportErrors(errors: t.Errors): SchemaError[] {
   return errors.map((error) => {
     const last = error.context[error.context.length - 1];
