@@ -8,6 +8,7 @@
 //   pnpm --filter @capi-kit/core bench
 //
 // CAPI_KIT_BENCH_TIME (ms per task, default 2000) sets the measuring time.
+import type * as t from 'io-ts';
 import { Bench } from 'tinybench';
 import { decode, decodeWith, strict } from '../src/index.js';
 import * as v1alpha1 from '../src/v1alpha1/index.js';
@@ -216,7 +217,11 @@ function referenceValidator(apiVersion: string, kind: string) {
   return oracle.reference;
 }
 
-const subjects = [
+const subjects: ReadonlyArray<{
+  label: string;
+  value: { apiVersion: string; kind: string };
+  codec: t.Mixed;
+}> = [
   { label: 'v1alpha2 Machine', value: machineV1alpha2, codec: v1alpha2.MachineCodec },
   {
     label: 'v1alpha2 MachineDeployment',
@@ -224,7 +229,7 @@ const subjects = [
     codec: v1alpha2.MachineDeploymentCodec,
   },
   { label: 'v1alpha1 Machine', value: machineV1alpha1, codec: v1alpha1.MachineCodec },
-] as const;
+];
 
 const bench = new Bench({ time, warmupTime: 300 });
 for (const { label, value, codec } of subjects) {

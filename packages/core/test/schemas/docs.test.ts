@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(import.meta.dirname, '.docs-examples-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function pointAtSource(code: string): string {
-  return code.replace(/from '(@capi-kit\/core(?:\/[a-z0-9]+)?)'/g, (whole, specifier: string) => {
+  return code.replace(/from '(@capi-kit\/core(?:\/[a-z0-9]+)?)'/g, (_whole, specifier: string) => {
     const target = entryPoints[specifier];
     if (target === undefined) throw new Error(`docs import an unknown entry point: ${specifier}`);
     return `from ${JSON.stringify(target)}`;
