@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 import { strict } from '../api/schema/strict.js';
 import { isPlainObject } from '../api/schema/struct.js';
 import { type CapiObject, defaultRegistry, type KindRegistry } from './registry.js';
@@ -40,8 +40,10 @@ export function decodeWith<A>(
 ): E.Either<SchemaError[], A> {
   const checked = options.strict ? strict(codec as t.Mixed) : codec;
   // Fast path: the type guard allocates no error contexts; only a failing value is walked
-  // again by `validate` to collect every error with its path.
-  if (checked.is(value)) return E.right(value as A);
+  // again by `validate` to collect every error with its path. It is only valid for codecs
+  // that do not transform (all of capi-kit's: their encode is the identity), since a guard
+  // speaks about the decoded type.
+  if (checked.encode === t.identity && checked.is(value)) return E.right(value as A);
   const result = checked.validate(value, [{ key: '', type: codec, actual: value }]);
   return E.isLeft(result) ? E.left(reportErrors(result.left)) : E.right(result.right as A);
 }

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
 import { decode, decodeWith, isKind, KindRegistry, strict } from '../../src/index.js';
 import * as v1alpha1 from '../../src/v1alpha1/index.js';
@@ -135,6 +136,17 @@ describe('per-kind codecs and guards', () => {
     expect(v1alpha2.isMachineList(list)).toBe(true);
     expect(v1alpha2.isMachineList({ ...list, items: null })).toBe(true);
     expect(v1alpha2.isMachineList({ ...list, items: [{ kind: 'Cluster' }] })).toBe(false);
+  });
+
+  it('decodeWith runs transforming codecs through validate (the guard fast path is for identity codecs)', () => {
+    const doubled = new t.Type<number, number, unknown>(
+      'doubled',
+      (u): u is number => typeof u === 'number',
+      (u, c) => (typeof u === 'number' ? t.success(u * 2) : t.failure(u, c)),
+      (a) => a / 2,
+    );
+    expect(decodeWith(doubled, 21)).toEqual(E.right(42));
+    expect(v1alpha2.MachineCodec.encode).toBe(t.identity);
   });
 
   it('decodeWith works with any codec, strict too', () => {
