@@ -10,7 +10,17 @@ import { vsphereConversionPlugin } from '../../providers-vsphere/src/conversion/
 import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
 import { listOf, v1alpha1, v1alpha2 } from './support/arbitraries.js';
 
-const options: ConvertOptions = { plugins: [awsConversionPlugin, vsphereConversionPlugin] };
+// Every MachineClass name resolves to one small AWS class, as a manifest holding it would.
+const machineClass = {
+  apiVersion: 'awsprovider/v1alpha1',
+  kind: 'AWSMachineProviderSpec',
+  instanceType: 'm5.large',
+};
+const options: ConvertOptions = {
+  plugins: [awsConversionPlugin, vsphereConversionPlugin],
+  resolveMachineClass: (ref) =>
+    E.right({ providerSpec: machineClass, source: `MachineClass ${String(ref.name)} providerSpec` }),
+};
 const RUNS = 10_000;
 const kinds = ['Cluster', 'Machine', 'MachineSet', 'MachineDeployment'] as const;
 

@@ -42,11 +42,32 @@ function intoNamespace(value: unknown, namespace: string): unknown {
   const v = structuredClone(value) as Obj;
   if (Array.isArray(v.items)) v.items = v.items.map((i) => intoNamespace(i, namespace));
   else v.metadata = { ...(v.metadata ?? {}), namespace };
-  // One example names the MachineClass namespace explicitly.
-  const providerSpec = (v.spec as Obj | undefined)?.providerSpec as Obj | undefined;
-  const ref = (providerSpec?.valueFrom as Obj | undefined)?.machineClass as Obj | undefined;
-  if (ref?.namespace !== undefined) ref.namespace = namespace;
+  // MachineClass references that name a namespace follow the objects into the test's one.
+  for (const ref of machineClassRefs(v)) if (ref.namespace !== undefined) ref.namespace = namespace;
   return v;
+}
+
+/** `valueFrom.machineClass` of a Machine, MachineSet or MachineDeployment (mutable). */
+function machineClassRefs(value: unknown): Obj[] {
+  const spec = (value as Obj).spec as Obj | undefined;
+  return [spec?.providerSpec, ((spec?.template as Obj | undefined)?.spec as Obj | undefined)?.providerSpec]
+    .map((p) => ((p as Obj | undefined)?.valueFrom as Obj | undefined)?.machineClass as Obj | undefined)
+    .filter((r): r is Obj => r !== undefined);
+}
+
+/** The MachineClasses a generated object refers to, so the manifest resolves them. */
+function machineClassesFor(value: unknown): Obj[] {
+  const refs = machineClassRefs(value);
+  return refs.map((ref) => ({
+    apiVersion: 'cluster.k8s.io/v1alpha1',
+    kind: 'MachineClass',
+    metadata: { name: String(ref.name), namespace: env.namespace },
+    providerSpec: {
+      apiVersion: 'awsprovider/v1alpha1',
+      kind: 'AWSMachineProviderSpec',
+      instanceType: 'm5.large',
+    },
+  }));
 }
 
 /** Objects as a server would create them: Lists expanded, server-owned metadata dropped. */
@@ -145,7 +166,8 @@ describe('converted objects on a real kube-apiserver with the v1alpha2 CRDs', ()
           JSON.parse(JSON.stringify(v, (key, value) => (key === 'extraField' ? undefined : value))),
         );
       for (const sample of samples) {
-        for (const object of creatable(convert([intoNamespace(sample, env.namespace)]))) {
+        const input = intoNamespace(sample, env.namespace);
+        for (const object of creatable(convert([input, ...machineClassesFor(input)]))) {
           expectDecodes(object, false);
           await dryRunCreate(object);
         }

@@ -277,8 +277,21 @@ const versionsV1 = obj(
   { controlPlane: fc.constantFrom('v1.14.4', '') },
 );
 
+/** Inline, or by reference to a MachineClass (the tests resolve every class name). */
+const providerSpecV1 = fc.oneof(
+  { weight: 4, arbitrary: obj({ value: machineProviderSpec }) },
+  {
+    weight: 1,
+    arbitrary: obj({
+      valueFrom: obj({
+        machineClass: obj({ name }, { namespace: name, provider: fc.constantFrom('aws', '') }),
+      }),
+    }),
+  },
+);
+
 const machineSpecV1 = obj(
-  { providerSpec: obj({ value: machineProviderSpec }) },
+  { providerSpec: providerSpecV1 },
   {
     metadata: fullEmbeddedMeta,
     taints: fc.array(
