@@ -5,4 +5,4 @@ export * from './label-selector.js';
 export * from './node.js';
 export * from './object-meta.js';
 export * from './object-reference.js';
-export * from './resource.js';
+export type { ListItem } from './resource.js';
