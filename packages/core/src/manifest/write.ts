@@ -1,13 +1,33 @@
-import { stringify } from 'yaml';
+import { type ScalarTag, stringify, type Tags } from 'yaml';
 import { kubernetesYamlTags } from './read.js';
 
 export type ManifestFormat = 'yaml' | 'json';
 
 /**
+ * In YAML 1.1 a plain `<<` is a merge key (go-yaml, hence kubectl, merges it too), and the
+ * `yaml` package writes the string "<<" plain. This tag, tried first, writes it quoted, so it
+ * reads back as the string.
+ */
+const quotedMergeKeyString: ScalarTag = {
+  identify: (value) => value === '<<',
+  default: true,
+  tag: 'tag:yaml.org,2002:str',
+  resolve: (source) => source,
+  stringify: () => '"<<"',
+};
+
+function writeTags(tags: Tags): Tags {
+  const kept = kubernetesYamlTags(tags).filter(
+    (tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:merge',
+  );
+  return [quotedMergeKeyString, ...kept];
+}
+
+/**
  * Writes documents as a manifest.
  *
  * - `yaml`: one YAML document per value, separated by `---` lines. Written as YAML 1.1, so
- *   strings such as `on` or `0755` are quoted and read back as strings by kubectl.
+ *   strings such as `on`, `0755` or `<<` are quoted and read back as strings by kubectl.
  * - `json`: a single value is written as itself; any other number of values (zero or
  *   several) becomes one `{"apiVersion":"v1","kind":"List","items":[...]}`, the shape
  *   `kubectl get -o json` prints and `kubectl apply -f` accepts. JSON ends with a newline.
@@ -19,12 +39,7 @@ export function writeManifest(values: readonly unknown[], format: ManifestFormat
   }
   return values
     .map((value) =>
-      stringify(value, {
-        version: '1.1',
-        customTags: kubernetesYamlTags,
-        lineWidth: 0,
-        aliasDuplicateObjects: false,
-      }),
+      stringify(value, { version: '1.1', customTags: writeTags, lineWidth: 0, aliasDuplicateObjects: false }),
     )
     .join('---\n');
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -49,6 +50,18 @@ describe('readManifest', () => {
     expect(documents('\n\n[{"a": 1}, {"b": 2}]\n')).toEqual([
       { index: 0, line: 3, value: [{ a: 1 }, { b: 2 }] },
     ]);
+  });
+
+  it('reads any JSON text as the value JSON.parse gives', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(undefined, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const docs = documents(text);
+        // `null` is an empty document, skipped like `---` with nothing after it.
+        expect(docs.map((d) => d.value)).toEqual(value === null ? [] : [JSON.parse(text)]);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('follows kubectl (YAML 1.1 via go-yaml): on/yes are booleans, dates stay strings', () => {
@@ -119,6 +132,18 @@ describe('writeManifest', () => {
     });
     expect(JSON.parse(writeManifest([], 'json'))).toEqual({ apiVersion: 'v1', kind: 'List', items: [] });
     expect(writeManifest([a], 'json').endsWith('}\n')).toBe(true);
+  });
+
+  it('round-trips any JSON objects through YAML', () => {
+    const object = fc
+      .dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 })
+      .map((v) => JSON.parse(JSON.stringify(v)));
+    fc.assert(
+      fc.property(fc.array(object, { maxLength: 4 }), (values) => {
+        expect(documents(writeManifest(values, 'yaml')).map((d) => d.value)).toEqual(values);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('keeps long strings on one line', () => {
