@@ -34,7 +34,10 @@ export function packAll() {
   mkdirSync(packDir, { recursive: true });
   const tarballs = new Map();
   for (const { dir, manifest } of workspacePackages()) {
-    const out = execFileSync('pnpm', ['pack', '--pack-destination', packDir, '--json'], { cwd: dir, encoding: 'utf8' });
+    const out = execFileSync('pnpm', ['pack', '--pack-destination', packDir, '--json'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     const info = JSON.parse(out.slice(out.indexOf('{')));
     tarballs.set(manifest.name, info.filename.startsWith('/') ? info.filename : join(packDir, info.filename));
   }

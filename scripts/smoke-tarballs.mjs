@@ -14,7 +14,10 @@ const tarballs = packAll();
 const project = mkdtempSync(join(tmpdir(), 'capi-kit-smoke-'));
 let failures = 0;
 try {
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'commonjs' }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'smoke', private: true, type: 'commonjs' }),
+  );
   console.log(`installing ${tarballs.size} tarballs into ${project}`);
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], {
     cwd: project,
@@ -25,16 +28,28 @@ try {
     const run = spawnSync(process.execPath, args, { cwd: project, encoding: 'utf8' });
     const ok = run.status === 0;
     if (!ok) failures++;
-    console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}${ok ? '' : `\n${run.stderr.trim().replace(/^/gm, '     ')}`}`);
+    console.log(
+      `${ok ? 'ok  ' : 'FAIL'} ${label}${ok ? '' : `\n${run.stderr.trim().replace(/^/gm, '     ')}`}`,
+    );
   };
   for (const { manifest } of workspacePackages()) {
     for (const entry of entryPoints(manifest)) {
       const spec = JSON.stringify(entry);
-      check(`import  ${entry}`, ['--input-type=module', '-e', `const m = await import(${spec}); if (typeof m !== 'object') process.exit(1);`]);
-      check(`require ${entry}`, ['-e', `const m = require(${spec}); if (typeof m !== 'object') process.exit(1);`]);
+      check(`import  ${entry}`, [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${spec}); if (typeof m !== 'object') process.exit(1);`,
+      ]);
+      check(`require ${entry}`, [
+        '-e',
+        `const m = require(${spec}); if (typeof m !== 'object') process.exit(1);`,
+      ]);
     }
   }
-  check('bin     capi-kit --version', [join(project, 'node_modules', '@capi-kit', 'cli', 'dist', 'bin.js'), '--version']);
+  check('bin     capi-kit --version', [
+    join(project, 'node_modules', '@capi-kit', 'cli', 'dist', 'bin.js'),
+    '--version',
+  ]);
   const viaNpx = spawnSync('npx', ['--no-install', 'capi-kit', '--help'], { cwd: project, encoding: 'utf8' });
   if (viaNpx.status !== 0 || !viaNpx.stdout.includes('Usage: capi-kit')) failures++;
   console.log(`${viaNpx.status === 0 ? 'ok  ' : 'FAIL'} npx     capi-kit --help`);
