@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:https';
+import type { Socket } from 'node:net';
 import { createCertificateAuthority, loopbackHosts } from './pki.js';
 
 // An HTTPS server on 127.0.0.1 for admission or conversion webhooks served by the test
@@ -44,6 +45,14 @@ export async function startWebhookServer(handler: WebhookHandler): Promise<Webho
       }
     });
   });
+  // Track raw TCP sockets ourselves: `closeAllConnections()` only knows connections that
+  // reached HTTP, not ones still in the TLS handshake, and kube-apiserver keeps dialling a
+  // webhook, so close() could otherwise wait on a socket it never destroys.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -56,8 +65,8 @@ export async function startWebhookServer(handler: WebhookHandler): Promise<Webho
     requests,
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
         server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
       }),
   };
 }
