@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode } from '@capi-kit/core';
 import { readManifest } from '@capi-kit/core/manifest';
@@ -23,8 +23,7 @@ import { v1alpha1, v1alpha2 } from './support/arbitraries.js';
 // run, and comes back without a field pruned; Cluster API kinds also decode with the
 // v1alpha2 codecs, strictly for the examples.
 
-const crdRoot = join(import.meta.dirname, '../../../../shared/reference/crds');
-if (!existsSync(crdRoot)) throw new Error(`reference CRD manifests not found at ${crdRoot}`);
+const crdRoot = join(import.meta.dirname, '../../../testdata/crds');
 const crdDirs = [
   join(crdRoot, 'v1alpha1'),
   join(crdRoot, 'v1alpha2'),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { chooseBackend, startControlPlane } from '../src/index.js';
 
 const runs = Number(process.env.CAPI_KIT_BENCH_RUNS ?? 10);
-const crdRoot = join(import.meta.dirname, '../../../../shared/reference/crds');
+const crdRoot = join(import.meta.dirname, '../../../testdata/crds');
 
 function summary(name: string, samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
