@@ -3,23 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
-
-function capture(stdin = '') {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => stdin,
-    env: {},
-  };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
+import { captureIO } from './helpers/capture-io.js';
 
 async function convert(stdin: string, ...flags: string[]) {
-  const c = capture(stdin);
+  const c = captureIO(stdin);
   const code = await main(['convert', ...flags], c.io);
   return { code, stdout: c.stdout(), stderr: c.stderr() };
 }

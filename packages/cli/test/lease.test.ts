@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
+import { captureIO } from './helpers/capture-io.js';
 
 // Command-line handling of `capi-kit lease`, in process. Everything here is refused before
 // any request is made; what the server decides is tested end to end in
 // lease.integration.test.ts.
 async function lease(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => '',
-    env: {},
-  };
-  const code = await main(['lease', ...args], io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
+  const c = captureIO();
+  const code = await main(['lease', ...args], c.io);
+  return { code, stdout: c.stdout(), stderr: c.stderr() };
 }
 
 describe('capi-kit lease command line', () => {

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../src/command.js';
 import { ExitCode, UsageError } from '../src/exit-codes.js';
-import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
 import { version } from '../src/version.js';
-
-export function captureIO(stdin = '', env: Record<string, string | undefined> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => stdin,
-    env,
-  };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
+import { captureIO } from './helpers/capture-io.js';
 
 const echo: Command = {
   name: 'echo',

@@ -3,21 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
+import { captureIO } from './helpers/capture-io.js';
 import { badMachineManifest, mixedJsonLines, mixedManifest } from './phase-fixtures.js';
-
-function captureIO(stdin = '') {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => stdin,
-    env: {},
-  };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
 
 async function phase(args: string[], stdin = '') {
   const c = captureIO(stdin);

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
-
-function capture(stdin = '') {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => stdin,
-    env: {},
-  };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
+import { captureIO } from './helpers/capture-io.js';
 
 async function run(args: string[], stdin = '') {
-  const c = capture(stdin);
+  const c = captureIO(stdin);
   const code = await main(['providerid', ...args], c.io);
   const stdout = c.stdout();
   return { code, stdout, stderr: c.stderr(), lines: stdout.split('\n').filter((l) => l !== '') };

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
-
-function capture(stdin = '') {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => stdin,
-    env: {},
-  };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
+import { captureIO } from './helpers/capture-io.js';
 
 async function validate(stdin: string, ...flags: string[]) {
-  const c = capture(stdin);
+  const c = captureIO(stdin);
   const code = await main(['validate', '-f', '-', ...flags], c.io);
   return { code, stdout: c.stdout(), stderr: c.stderr() };
 }
@@ -123,13 +111,13 @@ describe('capi-kit validate', () => {
   });
 
   it('is a usage error without -f or with a stray argument', async () => {
-    expect(await main(['validate'], capture().io)).toBe(ExitCode.usage);
-    expect(await main(['validate', '-f', '-', 'extra'], capture().io)).toBe(ExitCode.usage);
-    expect(await main(['validate', '--nope'], capture().io)).toBe(ExitCode.usage);
+    expect(await main(['validate'], captureIO().io)).toBe(ExitCode.usage);
+    expect(await main(['validate', '-f', '-', 'extra'], captureIO().io)).toBe(ExitCode.usage);
+    expect(await main(['validate', '--nope'], captureIO().io)).toBe(ExitCode.usage);
   });
 
   it('is an input error for a missing file', async () => {
-    const c = capture();
+    const c = captureIO();
     expect(await main(['validate', '-f', '/nonexistent/manifest.yaml'], c.io)).toBe(ExitCode.input);
     expect(c.stderr()).toContain('no such file');
   });
