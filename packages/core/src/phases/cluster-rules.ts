@@ -1,4 +1,5 @@
 import { ClusterPhase } from './cluster-phase.js';
+import { failedThenDeletingRules } from './common-rules.js';
 import {
   isDeletionRequested,
   isSetPointer,
@@ -75,18 +76,7 @@ export const clusterPhaseRules: readonly PhaseRule<ClusterPhaseFacts, ClusterPha
     condition: 'status.infrastructureReady',
     holds: (f) => f.infrastructureReady,
   },
-  {
-    id: 'failed',
-    phase: ClusterPhase.failed,
-    condition: 'status.errorReason or status.errorMessage is set',
-    holds: (f) => f.errorSet,
-  },
-  {
-    id: 'deleting',
-    phase: ClusterPhase.deleting,
-    condition: 'metadata.deletionTimestamp is set',
-    holds: (f) => f.deletionRequested,
-  },
+  ...failedThenDeletingRules<ClusterPhaseFacts, ClusterPhase>(ClusterPhase.failed, ClusterPhase.deleting),
 ];
 
 export type ClusterPhaseDecision = PhaseDecision<ClusterPhaseFacts, ClusterPhase>;

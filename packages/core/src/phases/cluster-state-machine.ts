@@ -1,5 +1,6 @@
 import { type ClusterPhase, clusterPhases } from './cluster-phase.js';
 import { type ClusterPhaseFacts, clusterPhaseRules } from './cluster-rules.js';
+import { commonFactDescriptions, deletionRequestedEvent, errorClearedEvent } from './common-rules.js';
 import type { PhaseValue } from './rules.js';
 import {
   buildPhaseStateMachine,
@@ -49,20 +50,8 @@ export const clusterEvents: readonly PhaseEvent<ClusterPhaseFacts, ClusterEvent>
     fact: 'errorSet',
     value: true,
   },
-  {
-    name: 'errorCleared',
-    description: 'status.errorReason and status.errorMessage are removed',
-    by: 'another client (the v0.2 controllers never clear them)',
-    fact: 'errorSet',
-    value: false,
-  },
-  {
-    name: 'deletionRequested',
-    description: 'the Cluster is deleted and the API server sets metadata.deletionTimestamp',
-    by: 'API server',
-    fact: 'deletionRequested',
-    value: true,
-  },
+  errorClearedEvent('errorCleared'),
+  deletionRequestedEvent('deletionRequested', 'Cluster'),
 ];
 
 export const clusterPhaseModel: PhaseModel<ClusterPhaseFacts, ClusterPhase, ClusterEvent> = {
@@ -77,20 +66,9 @@ export const clusterPhaseModel: PhaseModel<ClusterPhaseFacts, ClusterPhase, Clus
   },
   facts: {
     infrastructureRefSet: { whenTrue: 'spec.infrastructureRef set', whenFalse: 'no spec.infrastructureRef' },
-    infrastructureReady: {
-      whenTrue: 'status.infrastructureReady true',
-      whenFalse: 'status.infrastructureReady false',
-      sticky: 'the controller never sets status.infrastructureReady back to false',
-    },
-    errorSet: {
-      whenTrue: 'status.errorReason or status.errorMessage set',
-      whenFalse: 'neither status.errorReason nor status.errorMessage set',
-    },
-    deletionRequested: {
-      whenTrue: 'metadata.deletionTimestamp set',
-      whenFalse: 'no metadata.deletionTimestamp',
-      sticky: 'the API server never removes a deletion timestamp',
-    },
+    infrastructureReady: commonFactDescriptions.infrastructureReady,
+    errorSet: commonFactDescriptions.errorSet,
+    deletionRequested: commonFactDescriptions.deletionRequested,
   },
   events: clusterEvents,
 };

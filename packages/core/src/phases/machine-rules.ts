@@ -1,3 +1,4 @@
+import { failedThenDeletingRules } from './common-rules.js';
 import {
   isDeletionRequested,
   isSetPointer,
@@ -96,18 +97,7 @@ export const machinePhaseRules: readonly PhaseRule<MachinePhaseFacts, MachinePha
     condition: 'status.nodeRef is set and status.infrastructureReady',
     holds: (f) => f.nodeRefSet && f.infrastructureReady,
   },
-  {
-    id: 'failed',
-    phase: MachinePhase.failed,
-    condition: 'status.errorReason or status.errorMessage is set',
-    holds: (f) => f.errorSet,
-  },
-  {
-    id: 'deleting',
-    phase: MachinePhase.deleting,
-    condition: 'metadata.deletionTimestamp is set',
-    holds: (f) => f.deletionRequested,
-  },
+  ...failedThenDeletingRules<MachinePhaseFacts, MachinePhase>(MachinePhase.failed, MachinePhase.deleting),
 ];
 
 export type MachinePhaseDecision = PhaseDecision<MachinePhaseFacts, MachinePhase>;

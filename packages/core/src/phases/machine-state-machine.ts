@@ -1,3 +1,4 @@
+import { commonFactDescriptions, deletionRequestedEvent, errorClearedEvent } from './common-rules.js';
 import { type MachinePhase, machinePhases } from './machine-phase.js';
 import { type MachinePhaseFacts, machinePhaseRules } from './machine-rules.js';
 import type { PhaseValue } from './rules.js';
@@ -51,20 +52,8 @@ export const machineEvents: readonly PhaseEvent<MachinePhaseFacts, MachineEvent>
     fact: 'errorSet',
     value: true,
   },
-  {
-    name: 'errorCleared',
-    description: 'status.errorReason and status.errorMessage are removed',
-    by: 'another client (the v0.2 controllers never clear them)',
-    fact: 'errorSet',
-    value: false,
-  },
-  {
-    name: 'deletionRequested',
-    description: 'the Machine is deleted and the API server sets metadata.deletionTimestamp',
-    by: 'API server',
-    fact: 'deletionRequested',
-    value: true,
-  },
+  errorClearedEvent('errorCleared'),
+  deletionRequestedEvent('deletionRequested', 'Machine'),
 ];
 
 export const machinePhaseModel: PhaseModel<MachinePhaseFacts, MachinePhase, MachineEvent> = {
@@ -84,25 +73,14 @@ export const machinePhaseModel: PhaseModel<MachinePhaseFacts, MachinePhase, Mach
       whenFalse: 'status.bootstrapReady false',
       sticky: 'the controller never sets status.bootstrapReady back to false',
     },
-    infrastructureReady: {
-      whenTrue: 'status.infrastructureReady true',
-      whenFalse: 'status.infrastructureReady false',
-      sticky: 'the controller never sets status.infrastructureReady back to false',
-    },
+    infrastructureReady: commonFactDescriptions.infrastructureReady,
     nodeRefSet: {
       whenTrue: 'status.nodeRef set',
       whenFalse: 'no status.nodeRef',
       sticky: 'the v0.2 controller never removes status.nodeRef',
     },
-    errorSet: {
-      whenTrue: 'status.errorReason or status.errorMessage set',
-      whenFalse: 'neither status.errorReason nor status.errorMessage set',
-    },
-    deletionRequested: {
-      whenTrue: 'metadata.deletionTimestamp set',
-      whenFalse: 'no metadata.deletionTimestamp',
-      sticky: 'the API server never removes a deletion timestamp',
-    },
+    errorSet: commonFactDescriptions.errorSet,
+    deletionRequested: commonFactDescriptions.deletionRequested,
   },
   events: machineEvents,
 };
