@@ -11,7 +11,12 @@ if (!existsSync(path)) {
 }
 const report = JSON.parse(readFileSync(path, 'utf8'));
 const passed = report.numPassedTests ?? 0;
-const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+// A file that fails to load has no failed test of its own: count each such file once,
+// without counting again the files whose failures are already among the failed tests.
+const filesFailedToLoad = (report.testResults ?? []).filter(
+  (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'),
+).length;
+const failed = (report.numFailedTests ?? 0) + filesFailedToLoad;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`Tests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 process.exitCode = failed > 0 || passed === 0 || report.success === false ? 1 : 0;
