@@ -1,5 +1,5 @@
 import { decodeWith, type SchemaError } from '@capi-kit/core';
-import { documentLabel, formatManifestError, readManifest } from '@capi-kit/core/manifest';
+import { documentLabel } from '@capi-kit/core/manifest';
 import {
   clusterPhase,
   explainMachinePhase,
@@ -12,7 +12,7 @@ import * as v1alpha2 from '@capi-kit/core/v1alpha2';
 import { parseCommandLine } from '../args.js';
 import type { Command } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { readInput } from '../io.js';
+import { readManifestInput } from '../manifest-input.js';
 
 const usage = `Usage: capi-kit phase -f FILE|- [--json]
 
@@ -218,14 +218,10 @@ export const phaseCommand: Command = {
       json: { type: 'boolean', default: false },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const input = await readInput(io, values.file);
-    const manifest = readManifest(input.text);
-    if (manifest._tag === 'Left') {
-      for (const error of manifest.left) io.stderr(`${formatManifestError(error)}\n`);
-      io.stderr(`${input.name}: not valid YAML/JSON (${manifest.left.length} syntax error(s))\n`);
-      return ExitCode.input;
-    }
-    const outcomes = manifest.right.flatMap((doc) => outcomesOf(doc.value, documentLabel(doc)));
+    // Nothing goes to stdout on failure, so syntax errors go to stderr too.
+    const input = await readManifestInput(io, values.file, io.stderr);
+    if (input === undefined) return ExitCode.input;
+    const outcomes = input.documents.flatMap((doc) => outcomesOf(doc.value, documentLabel(doc)));
     const errors = outcomes.flatMap((outcome) => (outcome.type === 'invalid' ? outcome.errors : []));
     if (errors.length > 0) {
       for (const line of errors) io.stderr(`${line}\n`);

@@ -1,14 +1,9 @@
 import { type DecodeError, decode } from '@capi-kit/core';
-import {
-  documentLabel,
-  formatManifestError,
-  type ManifestDocument,
-  readManifest,
-} from '@capi-kit/core/manifest';
+import { documentLabel, type ManifestDocument } from '@capi-kit/core/manifest';
 import { parseCommandLine } from '../args.js';
 import type { Command } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { readInput } from '../io.js';
+import { readManifestInput } from '../manifest-input.js';
 
 const usage = `Usage: capi-kit validate -f FILE|- [--strict]
 
@@ -93,17 +88,12 @@ export const validateCommand: Command = {
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const strict = values.strict === true;
-    const input = await readInput(io, values.file);
-    const manifest = readManifest(input.text);
-    if (manifest._tag === 'Left') {
-      for (const error of manifest.left) io.stdout(`${formatManifestError(error)}\n`);
-      io.stderr(`${input.name}: not valid YAML/JSON (${manifest.left.length} syntax error(s))\n`);
-      return ExitCode.input;
-    }
+    const input = await readManifestInput(io, values.file, io.stdout);
+    if (input === undefined) return ExitCode.input;
     let invalid = 0;
     let skipped = 0;
     let checked = 0;
-    for (const doc of manifest.right) {
+    for (const doc of input.documents) {
       for (const verdict of checkDocument(doc, strict)) {
         checked += 1;
         for (const line of verdict.errors) io.stdout(`${line}\n`);
