@@ -2,9 +2,9 @@ import { decodeWith, type SchemaError } from '@capi-kit/core';
 import { documentLabel } from '@capi-kit/core/manifest';
 import {
   clusterPhase,
-  explainMachinePhase,
   isClusterPhase,
   isMachinePhase,
+  machinePhase,
   normalizeV1alpha1Phase,
 } from '@capi-kit/core/phases';
 import * as v1alpha1 from '@capi-kit/core/v1alpha1';
@@ -65,9 +65,9 @@ function phaseReader<A>(codec: Codec<A>, read: (object: A) => Reading): PhaseRea
   };
 }
 
-function readV1alpha2Machine(machine: v1alpha2.Machine): Reading {
-  const { phase } = explainMachinePhase(machine);
-  return isMachinePhase(phase)
+/** A v1alpha2 phase as computed; a stored value outside the enum is kept, with a note. */
+function readV1alpha2Phase(phase: string, known: boolean): Reading {
+  return known
     ? { phase }
     : {
         phase,
@@ -75,14 +75,14 @@ function readV1alpha2Machine(machine: v1alpha2.Machine): Reading {
       };
 }
 
+function readV1alpha2Machine(machine: v1alpha2.Machine): Reading {
+  const phase = machinePhase(machine);
+  return readV1alpha2Phase(phase, isMachinePhase(phase));
+}
+
 function readV1alpha2Cluster(cluster: v1alpha2.Cluster): Reading {
   const phase = clusterPhase(cluster);
-  return isClusterPhase(phase)
-    ? { phase }
-    : {
-        phase,
-        note: `status.phase "${phase}" is not a v1alpha2 phase; no rule fires, so the controller writes it back unchanged`,
-      };
+  return readV1alpha2Phase(phase, isClusterPhase(phase));
 }
 
 function readV1alpha1Machine(machine: v1alpha1.Machine): Reading {
@@ -130,10 +130,6 @@ type Outcome =
   | { readonly type: 'ignored'; readonly note: string }
   | { readonly type: 'invalid'; readonly errors: readonly string[] };
 
-function formatErrors(errors: readonly SchemaError[]): string[] {
-  return errors.map((error) => error.message);
-}
-
 /**
  * Reads one object. `where` names it for messages; `inherited` is the apiVersion and kind of
  * a typed List's items, whose own TypeMeta is often left out.
@@ -171,9 +167,7 @@ function outcomesOf(
   const object = { ...value, apiVersion, kind };
   const result = reader(object);
   if ('errors' in result) {
-    return [
-      { type: 'invalid', errors: formatErrors(result.errors).map((message) => `${where}: ${message}`) },
-    ];
+    return [{ type: 'invalid', errors: result.errors.map((error) => `${where}: ${error.message}`) }];
   }
   const { reading } = result;
   const metadata = isRecord(value.metadata) ? value.metadata : {};
