@@ -105,6 +105,51 @@ export function missingField(cloud: string, field: string): Either<ProviderIDErr
   return left(providerIDError('invalid-field', `${field} is required`, { cloud, field }));
 }
 
+/** A field read from one '/'-separated segment; an `optional` one may be empty. */
+export interface SegmentField {
+  readonly name: string;
+  readonly optional?: boolean;
+}
+
+/**
+ * Reads `segments` (already counted by the caller) into the fields `names`, in order:
+ * each must be a token, or empty when its field is optional.
+ */
+export function readSegments(
+  cloud: string,
+  scheme: string,
+  segments: readonly string[],
+  names: readonly SegmentField[],
+): FieldsResult {
+  const fields: Record<string, string> = { scheme };
+  for (let i = 0; i < names.length; i++) {
+    const { name, optional } = names[i]!;
+    const value = segments[i]!;
+    if (!(optional && value === '') && !isToken(value)) {
+      return invalidField(cloud, name, `${name} is empty or contains spaces`);
+    }
+    fields[name] = value;
+  }
+  return right(fields as ProviderIDFields);
+}
+
+/** For `format`: `prefix` and the fields `names` joined by '/' (absent optional ones empty). */
+export function formatSegments(
+  cloud: string,
+  prefix: string,
+  fields: Readonly<Record<string, unknown>>,
+  names: readonly SegmentField[],
+): Either<ProviderIDError, string> {
+  let written = prefix;
+  for (let i = 0; i < names.length; i++) {
+    const { name, optional } = names[i]!;
+    const value = readField(fields, name) ?? (optional ? '' : undefined);
+    if (value === undefined) return missingField(cloud, name);
+    written += i === 0 ? value : `/${value}`;
+  }
+  return formatted(written);
+}
+
 /** How a single-token grammar validates its token and folds it for identity. */
 export interface TokenRule {
   /** True when the token is acceptable. */

@@ -1,17 +1,14 @@
 import {
   type CloudProviderIDGrammar,
   checkScheme,
-  formatted,
-  invalidField,
-  isToken,
+  formatSegments,
   malformed,
-  missingField,
-  readField,
+  readSegments,
 } from '@capi-kit/core/providerid';
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 
 const CLOUD = 'gce';
-const FIELDS = ['project', 'zone', 'instanceName'] as const;
+const FIELDS = [{ name: 'project' }, { name: 'zone' }, { name: 'instanceName' }];
 
 /**
  * Google Compute Engine: `gce://<project>/<zone>/<instance-name>`, exactly three non-empty
@@ -33,24 +30,10 @@ export const gceProviderID: CloudProviderIDGrammar = {
         `expected gce://<project>/<zone>/<instance-name> (got ${segments.length} segments)`,
       );
     }
-    const values: Record<string, string> = {};
-    for (const [i, name] of FIELDS.entries()) {
-      const value = segments[i]!;
-      if (!isToken(value)) return invalidField(CLOUD, name, `${name} is empty or contains spaces`);
-      values[name] = value;
-    }
-    return right({ scheme: id.scheme, ...values });
+    return readSegments(CLOUD, id.scheme, segments, FIELDS);
   },
-  format(fields) {
-    const values: string[] = [];
-    for (const name of FIELDS) {
-      const value = readField(fields, name);
-      if (value === undefined) return missingField(CLOUD, name);
-      values.push(value);
-    }
-    return formatted(`gce://${values.join('/')}`);
-  },
-  identity: (fields) => ({ space: CLOUD, parts: FIELDS.map((name) => String(fields[name])) }),
+  format: (fields) => formatSegments(CLOUD, 'gce://', fields, FIELDS),
+  identity: (fields) => ({ space: CLOUD, parts: FIELDS.map(({ name }) => String(fields[name])) }),
 };
 
 // https://www.googleapis.com/compute/v1/projects/<p>/zones/<z>/instances/<n>

@@ -1,21 +1,19 @@
 import {
   type CloudProviderIDGrammar,
   checkScheme,
-  formatted,
-  invalidField,
-  isToken,
+  formatSegments,
   malformed,
-  missingField,
-  readField,
+  readSegments,
+  type SegmentField,
 } from '@capi-kit/core/providerid';
-import { left, right } from 'fp-ts/lib/Either.js';
+import { left } from 'fp-ts/lib/Either.js';
 
 /** One positional IBM grammar: field names in order, and which may be empty. */
 interface PositionalSpec {
   readonly cloud: string;
   readonly title: string;
   readonly scheme: string;
-  readonly fields: readonly { readonly name: string; readonly optional?: boolean }[];
+  readonly fields: readonly SegmentField[];
 }
 
 // IBM publishes these formats but no parser; fields are read by position.
@@ -33,25 +31,9 @@ function positionalGrammar(spec: PositionalSpec): CloudProviderIDGrammar {
       if (segments.length !== spec.fields.length) {
         return malformed(cloud, `expected ${shape} (${spec.fields.length} segments, got ${segments.length})`);
       }
-      const values: Record<string, string> = {};
-      for (const [i, field] of spec.fields.entries()) {
-        const value = segments[i]!;
-        if (!(field.optional && value === '') && !isToken(value)) {
-          return invalidField(cloud, field.name, `${field.name} is empty or contains spaces`);
-        }
-        values[field.name] = value;
-      }
-      return right({ scheme: id.scheme, ...values });
+      return readSegments(cloud, id.scheme, segments, spec.fields);
     },
-    format(fields) {
-      const values: string[] = [];
-      for (const field of spec.fields) {
-        const value = readField(fields, field.name) ?? (field.optional ? '' : undefined);
-        if (value === undefined) return missingField(cloud, field.name);
-        values.push(value);
-      }
-      return formatted(`${scheme}://${values.join('/')}`);
-    },
+    format: (fields) => formatSegments(cloud, `${scheme}://`, fields, spec.fields),
     identity: (fields) => ({ space: cloud, parts: spec.fields.map((f) => String(fields[f.name])) }),
   };
 }

@@ -1,17 +1,19 @@
 import {
   type CloudProviderIDGrammar,
   checkScheme,
+  formatSegments,
   formatted,
   invalidField,
   isToken,
   malformed,
   missingField,
   readField,
+  readSegments,
 } from '@capi-kit/core/providerid';
 import { left, right } from 'fp-ts/lib/Either.js';
 
 const CLOUD = 'metal3';
-const CURRENT = ['namespace', 'bmhName', 'metal3MachineName'] as const;
+const CURRENT = [{ name: 'namespace' }, { name: 'bmhName' }, { name: 'metal3MachineName' }];
 
 /**
  * Metal3: `metal3://<namespace>/<baremetalhost>/<metal3machine>`, and the legacy
@@ -38,30 +40,19 @@ export const metal3ProviderID: CloudProviderIDGrammar = {
         'expected metal3://<namespace>/<bmh>/<metal3machine> or legacy metal3://<bmh-uid>',
       );
     }
-    const values: Record<string, string> = {};
-    for (const [i, name] of CURRENT.entries()) {
-      if (!isToken(segments[i]!)) return invalidField(CLOUD, name, `${name} is empty or contains spaces`);
-      values[name] = segments[i]!;
-    }
-    return right({ scheme: id.scheme, ...values });
+    return readSegments(CLOUD, id.scheme, segments, CURRENT);
   },
   format(fields) {
     const uid = readField(fields, 'bmhUid');
     if (fields.legacy === true || (uid !== undefined && readField(fields, 'namespace') === undefined)) {
       return uid === undefined ? missingField(CLOUD, 'bmhUid') : formatted(`metal3://${uid}`);
     }
-    const values: string[] = [];
-    for (const name of CURRENT) {
-      const value = readField(fields, name);
-      if (value === undefined) return missingField(CLOUD, name);
-      values.push(value);
-    }
-    return formatted(`metal3://${values.join('/')}`);
+    return formatSegments(CLOUD, 'metal3://', fields, CURRENT);
   },
   identity: (fields) =>
     fields.legacy === true
       ? { space: CLOUD, parts: ['uid', String(fields.bmhUid)] }
-      : { space: CLOUD, parts: CURRENT.map((name) => String(fields[name])) },
+      : { space: CLOUD, parts: CURRENT.map(({ name }) => String(fields[name])) },
   undecidable(a, b) {
     if ((a.legacy === true) !== (b.legacy === true)) {
       return 'one ID is the legacy metal3://<bmh-uid> form and the other metal3://<ns>/<bmh>/<machine>: the strings cannot tell whether the host is the same';
