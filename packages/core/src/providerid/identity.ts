@@ -1,5 +1,5 @@
 import { nonEmptySegments, splitProviderID } from './split.js';
-import type { InstanceIdentity } from './types.js';
+import type { InstanceIdentity, SplitProviderID } from './types.js';
 
 // Characters with a meaning inside a key are percent-escaped inside parts, so that
 // distinct identities can never produce the same key.
@@ -40,9 +40,13 @@ export function withQualifier(unqualified: string, identity: InstanceIdentity): 
  * `aws:///z/i`) share it. Strings without "://" identify themselves verbatim.
  */
 export function structuralIdentity(input: string): InstanceIdentity {
-  const split = splitProviderID(input);
+  return structuralIdentityOfSplit(splitProviderID(input));
+}
+
+/** `structuralIdentity` of an input already split (spares splitting it again). */
+export function structuralIdentityOfSplit(split: SplitProviderID): InstanceIdentity {
   if (split.separator === '://') return { space: `~${split.scheme}`, parts: nonEmptySegments(split.rest) };
-  return { space: '~', parts: [input] };
+  return { space: '~', parts: [split.input] };
 }
 
 export function partsEqual(a: readonly string[], b: readonly string[]): boolean {

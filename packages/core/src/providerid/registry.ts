@@ -1,6 +1,12 @@
 import { type Either, isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { GENERIC_CLOUD, genericProviderIDGrammar } from './generic.js';
-import { partsEqual, structuralIdentity, unqualifiedKey, withQualifier } from './identity.js';
+import {
+  partsEqual,
+  structuralIdentity,
+  structuralIdentityOfSplit,
+  unqualifiedKey,
+  withQualifier,
+} from './identity.js';
 import { splitProviderID } from './split.js';
 import {
   type CloudProviderIDGrammar,
@@ -12,6 +18,7 @@ import {
   type ProviderIDFields,
   providerIDError,
   type SameInstanceResult,
+  type SplitProviderID,
 } from './types.js';
 
 /**
@@ -86,17 +93,18 @@ export class ProviderIDRegistry {
    * applies Cluster API's own grammar to any string.
    */
   parse(input: string, options: ParseOptions = {}): ParseProviderIDResult {
-    const parsed = this.#parse(input, options);
+    const parsed = this.#parse(splitProviderID(input), options);
     return isLeft(parsed) ? parsed : right(parsed.right.parsed);
   }
 
-  // parse() plus the unqualified key, computed once for identify() and the index.
+  // parse() plus the unqualified key, computed once for identify() and the index. Takes
+  // the split input so that identify() can reuse the split when no grammar accepts it.
   #parse(
-    input: string,
+    split: SplitProviderID,
     options: ParseOptions,
   ): Either<ProviderIDError, { parsed: ParsedProviderID; unqualifiedKey: string }> {
+    const input = split.input;
     if (isBlank(input)) return left(providerIDError('empty', 'the providerID is empty'));
-    const split = splitProviderID(input);
     let grammar: CloudProviderIDGrammar | undefined;
     let named = false;
     if (options.cloud !== undefined) {
@@ -186,12 +194,12 @@ export class ProviderIDRegistry {
 
   /** The identity used for matching; never fails (see IdentifiedProviderID). */
   identify(input: string, options: ParseOptions = {}): IdentifiedProviderID {
-    const parsed = this.#parse(input, options);
+    const split = splitProviderID(input);
+    const parsed = this.#parse(split, options);
     if (isLeft(parsed)) {
-      const split = splitProviderID(input);
       const loose =
         split.scheme === '' ? undefined : this.#byScheme.get(split.scheme)?.looseIdentity?.(split);
-      const identity = loose ?? structuralIdentity(input);
+      const identity = loose ?? structuralIdentityOfSplit(split);
       const unqualified = unqualifiedKey(identity);
       const key = withQualifier(unqualified, identity);
       return { input, key, unqualifiedKey: unqualified, identity, error: parsed.left };
