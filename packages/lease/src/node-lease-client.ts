@@ -6,7 +6,7 @@ import { HeldLease } from './held-lease.js';
 import { checkHolderIdentity } from './holder-identity.js';
 import type { LeaseAddress, LeaseInspection } from './inspection.js';
 import { readLeaseRecord } from './lease-record.js';
-import { toMicroTime } from './micro-time.js';
+import { parseMicroTime, toMicroTime } from './micro-time.js';
 import { NodeLeaseObserver, type NodeLeaseObserverOptions } from './node-lease-observer.js';
 import { retryJitterFactor } from './timing.js';
 
@@ -108,8 +108,8 @@ export class NodeLeaseClient extends NodeLeaseObserver {
     return this.#guard(signal, async () => {
       for (let attempt = 0; attempt < maxConflictRetries; attempt++) {
         const current = await this.api.read(address.namespace, address.leaseName, signal);
-        const inspection = this.judge(address, current);
         const record = current === undefined ? undefined : readLeaseRecord(current);
+        const inspection = this.judge(address, current, record);
         const decision = decideAcquire(record, this.holderIdentity, inspection);
         if (decision.action === 'refuse') {
           return { acquired: false, because: decision.because, holder: decision.holder, lease: inspection };
@@ -299,9 +299,10 @@ export class NodeLeaseClient extends NodeLeaseObserver {
 
   #recordOwnWrite(address: LeaseAddress, written: V1Lease, sentAtMs: number): LeaseInspection {
     const key = this.key(address);
+    const record = readLeaseRecord(written);
     this.#written.set(key, written);
-    this.observations.observeOwnWrite(key, readLeaseRecord(written), sentAtMs);
-    return this.judge(address, written);
+    this.observations.observeOwnWrite(key, record, sentAtMs);
+    return this.judge(address, written, record);
   }
 
   async #create(
@@ -356,7 +357,7 @@ export class NodeLeaseClient extends NodeLeaseObserver {
     },
   ): V1Lease {
     const spec = lease.spec ?? {};
-    const keptAcquireTime = readLeaseRecord(lease).acquireTime === undefined ? undefined : spec.acquireTime;
+    const keptAcquireTime = parseMicroTime(spec.acquireTime) === undefined ? undefined : spec.acquireTime;
     return {
       ...lease,
       metadata: { ...lease.metadata, managedFields: undefined },

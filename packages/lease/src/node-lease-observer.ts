@@ -93,13 +93,19 @@ export class NodeLeaseObserver {
     return `${address.namespace}/${address.leaseName}`;
   }
 
-  /** Records a lease read from the server and judges it. */
-  protected judge(address: LeaseAddress, lease: V1Lease | undefined): LeaseInspection {
-    if (lease === undefined) {
+  /**
+   * Records a lease read from the server and judges it. `record` is `readLeaseRecord(lease)`
+   * when the caller has already read it.
+   */
+  protected judge(
+    address: LeaseAddress,
+    lease: V1Lease | undefined,
+    record = lease === undefined ? undefined : readLeaseRecord(lease),
+  ): LeaseInspection {
+    if (lease === undefined || record === undefined) {
       this.observations.forget(this.key(address));
       return absentInspection(address);
     }
-    const record = readLeaseRecord(lease);
     const observedAtMs = this.observations.observe(this.key(address), record);
     const judgement = judgeExpiry(
       record,
