@@ -39,7 +39,7 @@ export {
   type IdentifiedProviderID,
   ProviderIDRegistry,
 } from './registry.js';
-export { nonEmptySegments, segmentsOf, splitProviderID } from './split.js';
+export { nonEmptySegments, splitProviderID } from './split.js';
 export {
   type CloudProviderIDGrammar,
   type InstanceIdentity,

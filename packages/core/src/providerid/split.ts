@@ -23,11 +23,6 @@ export function splitProviderID(input: string): SplitProviderID {
   return { input, scheme: '', separator: '', rest: input };
 }
 
-/** The '/'-separated segments of `rest`, empty ones included (their count matters to some clouds). */
-export function segmentsOf(rest: string): string[] {
-  return rest.split('/');
-}
-
 /** The non-empty segments of `rest`: its shape once slash counts are ignored. */
 export function nonEmptySegments(rest: string): string[] {
   return rest.split('/').filter((s) => s !== '');
