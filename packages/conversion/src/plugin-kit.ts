@@ -1,5 +1,5 @@
 import { V1ALPHA2_CLUSTER_NAME_LABEL } from './metadata.js';
-import { clone, getPath, isObject, type Json, type JsonObject } from './path.js';
+import { clone, dotted, getPath, isObject, type Json, type JsonObject, setPath } from './path.js';
 import { BOOTSTRAP_V1ALPHA2, type ObjectRef, objectRef } from './plugins.js';
 
 /**
@@ -23,15 +23,6 @@ export interface ProviderFieldResult {
   readonly moves: { from: string; to: string }[];
 }
 
-function set(target: JsonObject, path: readonly string[], value: Json): void {
-  let at = target;
-  for (const part of path.slice(0, -1)) {
-    if (!isObject(at[part])) at[part] = {};
-    at = at[part] as JsonObject;
-  }
-  at[path[path.length - 1]!] = value;
-}
-
 /**
  * Applies a providerSpec field table. `label` names the new object in the report
  * (`AWSMachine ns/x`), `reportPrefix` where the built fields sit in it (`spec.`).
@@ -45,11 +36,11 @@ export function moveProviderFields(
   const object: JsonObject = {};
   const moves: { from: string; to: string }[] = [];
   for (const row of table) {
-    const v = getPath(value, row.from.split('.')) as Json | undefined;
+    const v = getPath(value, dotted(row.from)) as Json | undefined;
     if (v === undefined) continue;
     const mapped = row.map === undefined ? v : row.map(v);
     if (mapped === undefined) continue;
-    set(object, row.to.split('.'), clone(mapped));
+    setPath(object, dotted(row.to), clone(mapped));
     moves.push({ from: row.from, to: `${label} ${reportPrefix}${row.to}` });
   }
   return { object, moves };
@@ -65,7 +56,7 @@ export function unmappedFields(
   consumed: readonly string[],
   prefix = '',
 ): string[] {
-  const source = prefix === '' ? value : getPath(value, prefix.split('.'));
+  const source = getPath(value, dotted(prefix));
   if (!isObject(source)) return [];
   const handled = new Set(['apiVersion', 'kind', 'metadata', ...consumed, ...table.map((r) => r.from)]);
   const handledList = [...handled];
