@@ -21,13 +21,11 @@ export const kwokProviderID: CloudProviderIDGrammar = {
   title: 'KWOK',
   schemes: ['kwok'],
   parse(id) {
-    if (id.scheme === 'kwok' && id.separator === ':') {
-      if (!isToken(id.rest)) return invalidField(CLOUD, 'nodeName', 'the node name is empty or contains "/"');
-      return right({ scheme: id.scheme, nodeName: id.rest, shortForm: true });
-    }
-    const bad = checkScheme(CLOUD, id, ['kwok']);
+    const shortForm = id.scheme === 'kwok' && id.separator === ':';
+    const bad = shortForm ? undefined : checkScheme(CLOUD, id, ['kwok']);
     if (bad) return left(bad);
     if (!isToken(id.rest)) return invalidField(CLOUD, 'nodeName', 'the node name is empty or contains "/"');
+    if (shortForm) return right({ scheme: id.scheme, nodeName: id.rest, shortForm: true });
     return right({ scheme: id.scheme, nodeName: id.rest });
   },
   format(fields) {
