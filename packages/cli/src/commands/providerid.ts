@@ -1,4 +1,4 @@
-import type { ParsedProviderID, ProviderIDError } from '@capi-kit/core/providerid';
+import type { ParseOptions, ParseProviderIDResult } from '@capi-kit/core/providerid';
 import { parseProviderID, providerIDRegistry, sameInstance } from '@capi-kit/providers';
 import { parseCommandLine } from '../args.js';
 import type { Command } from '../command.js';
@@ -49,12 +49,12 @@ function checkCloud(cloud: string | undefined): void {
   }
 }
 
-function parseJSON(input: string, result: { ok: ParsedProviderID } | { error: ProviderIDError }): string {
-  if ('ok' in result) {
-    const { cloud, fields, key, canonical } = result.ok;
+function parseJSON(input: string, result: ParseProviderIDResult): string {
+  if (result._tag === 'Right') {
+    const { cloud, fields, key, canonical } = result.right;
     return JSON.stringify({ input, valid: true, cloud, fields, key, canonical });
   }
-  const { cloud, message, kind } = result.error;
+  const { cloud, message, kind } = result.left;
   return JSON.stringify({
     input,
     valid: false,
@@ -66,32 +66,31 @@ function parseJSON(input: string, result: { ok: ParsedProviderID } | { error: Pr
   });
 }
 
-function parseText(input: string, result: { ok: ParsedProviderID } | { error: ProviderIDError }): string {
-  if ('ok' in result) {
-    const { cloud, fields, key } = result.ok;
+function parseText(input: string, result: ParseProviderIDResult): string {
+  if (result._tag === 'Right') {
+    const { cloud, fields, key } = result.right;
     const shown = Object.entries(fields)
       .map(([name, value]) => `${name}=${value}`)
       .join(' ');
     return `valid    ${cloud}  ${input}\n         ${shown}\n         key ${key}`;
   }
-  const cloud = result.error.cloud ? `${result.error.cloud}  ` : '';
-  return `invalid  ${cloud}${JSON.stringify(input)}\n         ${result.error.message}`;
+  const cloud = result.left.cloud ? `${result.left.cloud}  ` : '';
+  return `invalid  ${cloud}${JSON.stringify(input)}\n         ${result.left.message}`;
 }
 
-async function runParse(ids: readonly string[], cloud: string | undefined, json: boolean, io: CliIO) {
+async function runParse(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {
   const inputs = ids.length > 0 ? ids : lines(await io.readStdin());
   let invalid = 0;
   for (const input of inputs) {
-    const parsed = parseProviderID(input, cloud === undefined ? {} : { cloud });
-    const result = parsed._tag === 'Left' ? { error: parsed.left } : { ok: parsed.right };
-    if ('error' in result) invalid++;
+    const result = parseProviderID(input, options);
+    if (result._tag === 'Left') invalid++;
     io.stdout(`${json ? parseJSON(input, result) : parseText(input, result)}\n`);
   }
   return invalid === 0 ? ExitCode.ok : ExitCode.input;
 }
 
-function matchLine(node: string, machine: string, cloud: string | undefined, json: boolean): string {
-  const result = sameInstance(node, machine, cloud === undefined ? {} : { cloud });
+function matchLine(node: string, machine: string, options: ParseOptions, json: boolean): string {
+  const result = sameInstance(node, machine, options);
   if (json) {
     return JSON.stringify({
       match: result.match,
@@ -105,9 +104,9 @@ function matchLine(node: string, machine: string, cloud: string | undefined, jso
   return `${label}  ${JSON.stringify(node)}  ${JSON.stringify(machine)}\n          ${result.reason}`;
 }
 
-async function runMatch(ids: readonly string[], cloud: string | undefined, json: boolean, io: CliIO) {
+async function runMatch(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {
   if (ids.length === 2) {
-    io.stdout(`${matchLine(ids[0]!, ids[1]!, cloud, json)}\n`);
+    io.stdout(`${matchLine(ids[0]!, ids[1]!, options, json)}\n`);
     return ExitCode.ok;
   }
   if (ids.length !== 0)
@@ -122,7 +121,7 @@ async function runMatch(ids: readonly string[], cloud: string | undefined, json:
       io.stderr(`capi-kit providerid: ${error}\n`);
       continue;
     }
-    io.stdout(`${matchLine(fields[0]!, fields[1]!, cloud, json)}\n`);
+    io.stdout(`${matchLine(fields[0]!, fields[1]!, options, json)}\n`);
   }
   return bad === 0 ? ExitCode.ok : ExitCode.input;
 }
@@ -151,11 +150,12 @@ export const providerIDCommand: Command = {
     const [sub, ...ids] = positionals;
     const json = values.json === true;
     checkCloud(values.cloud);
+    const options: ParseOptions = values.cloud === undefined ? {} : { cloud: values.cloud };
     switch (sub) {
       case 'parse':
-        return runParse(ids, values.cloud, json, io);
+        return runParse(ids, options, json, io);
       case 'match':
-        return runMatch(ids, values.cloud, json, io);
+        return runMatch(ids, options, json, io);
       case 'clouds':
         if (ids.length > 0) throw new UsageError('clouds takes no arguments');
         return runClouds(json, io);
