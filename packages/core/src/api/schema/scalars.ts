@@ -1,15 +1,16 @@
 import * as t from 'io-ts';
 import { isPlainObject } from './struct.js';
 
+/** A codec that accepts exactly what `is` accepts, as it is (no brand, nothing rewritten). */
+function scalar<A>(name: string, is: (u: unknown) => u is A): t.Type<A, A, unknown> {
+  return new t.Type<A, A, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+}
+
 /** A number codec with an integer range; the static type stays `number` (no brand to cast). */
 function integerIn(name: string, min: number, max: number): t.Type<number, number, unknown> {
-  const is = (u: unknown): u is number =>
-    typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max;
-  return new t.Type<number, number, unknown>(
+  return scalar(
     name,
-    is,
-    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
+    (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max,
   );
 }
 
@@ -36,13 +37,7 @@ export const boolean = t.boolean;
 
 /** A string that matches `pattern`; the static type stays `string`. */
 function stringMatching(name: string, pattern: RegExp): t.Type<string, string, unknown> {
-  const is = (u: unknown): u is string => typeof u === 'string' && pattern.test(u);
-  return new t.Type<string, string, unknown>(
-    name,
-    is,
-    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
-  );
+  return scalar(name, (u): u is string => typeof u === 'string' && pattern.test(u));
 }
 
 const date = '\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])';
@@ -69,11 +64,9 @@ export const MicroTime = stringMatching(
  * `"25%"`.
  */
 export type IntOrString = number | string;
-export const IntOrString = new t.Type<IntOrString, IntOrString, unknown>(
+export const IntOrString = scalar(
   'int32 | string',
   (u): u is IntOrString => typeof u === 'string' || int32.is(u),
-  (u, c) => (typeof u === 'string' || int32.is(u) ? t.success(u) : t.failure(u, c)),
-  t.identity,
 );
 
 /**
@@ -81,22 +74,14 @@ export const IntOrString = new t.Type<IntOrString, IntOrString, unknown>(
  * Strict mode never looks inside: its schema belongs to the provider.
  */
 export type RawExtension = Record<string, unknown>;
-export const RawExtension = new t.Type<RawExtension, RawExtension, unknown>(
-  'object',
-  isPlainObject,
-  (u, c) => (isPlainObject(u) ? t.success(u) : t.failure(u, c)),
-  t.identity,
-);
+export const RawExtension = scalar<RawExtension>('object', isPlainObject);
 
 /** A closed string enum, as a CRD `enum:` enforces it. */
 export function enumOf<const V extends string>(...values: readonly V[]): t.Type<V, V, unknown> {
   const known = new Set<string>(values);
-  const is = (u: unknown): u is V => typeof u === 'string' && known.has(u);
-  return new t.Type<V, V, unknown>(
+  return scalar(
     values.map((v) => JSON.stringify(v)).join(' | '),
-    is,
-    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
+    (u): u is V => typeof u === 'string' && known.has(u),
   );
 }
 
@@ -112,11 +97,5 @@ export function openString<V extends string>(): t.Type<OpenString<V>, OpenString
 
 /** A field whose value is fixed, such as `apiVersion` and `kind`. */
 export function literal<const V extends string>(value: V): t.Type<V, V, unknown> {
-  const is = (u: unknown): u is V => u === value;
-  return new t.Type<V, V, unknown>(
-    JSON.stringify(value),
-    is,
-    (u, c) => (is(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
-  );
+  return scalar(JSON.stringify(value), (u): u is V => u === value);
 }
