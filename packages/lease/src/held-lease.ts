@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LeaseLostError } from './errors.js';
 import type { LeaseInspection } from './inspection.js';
 import type { AcquireResult, NodeLeaseClient, ReleaseResult } from './node-lease-client.js';
-import { retryJitterFactor } from './timing.js';
+import { jitteredRetryMs } from './timing.js';
 
 /** How one renewal attempt of a held lease ended. */
 export type RenewOutcome = 'renewed' | 'failed' | 'lost' | 'inactive';
@@ -100,9 +100,8 @@ export class HeldLease {
     void (async () => {
       const { retryPeriodMs } = this.#client.timing;
       while (!this.#stopped && !this.#controller.signal.aborted) {
-        const wait = retryPeriodMs * (1 + Math.random() * (retryJitterFactor - 1));
         try {
-          await sleep(wait, undefined, { signal: this.#controller.signal });
+          await sleep(jitteredRetryMs(retryPeriodMs), undefined, { signal: this.#controller.signal });
         } catch {
           return;
         }

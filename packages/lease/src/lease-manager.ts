@@ -3,6 +3,7 @@ import { abortableSleep } from './abortable-sleep.js';
 import { LeaseConfigError } from './errors.js';
 import { HeldLease, type RenewOutcome } from './held-lease.js';
 import type { AcquireResult, NodeLeaseClient } from './node-lease-client.js';
+import { nextAcquireAttemptMs } from './timing.js';
 
 export interface LeaseManagerOptions {
   /** At most this many API requests in flight at once (acquisitions and renewals). Default 16. */
@@ -64,9 +65,7 @@ export class LeaseManager {
     for (;;) {
       const result = await this.tryHold(node, options);
       if (result instanceof HeldLease) return result;
-      const retry = this.client.timing.retryPeriodMs;
-      const untilExpiry = result.lease.expiresInMs;
-      const wait = untilExpiry !== undefined && untilExpiry >= 0 ? Math.min(retry, untilExpiry + 1) : retry;
+      const wait = nextAcquireAttemptMs(this.client.timing.retryPeriodMs, result.lease.expiresInMs);
       await abortableSleep(wait, options.signal);
     }
   }

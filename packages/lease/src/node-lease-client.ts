@@ -8,7 +8,7 @@ import type { LeaseAddress, LeaseInspection } from './inspection.js';
 import { readLeaseRecord } from './lease-record.js';
 import { parseMicroTime, toMicroTime } from './micro-time.js';
 import { NodeLeaseObserver, type NodeLeaseObserverOptions } from './node-lease-observer.js';
-import { retryJitterFactor } from './timing.js';
+import { jitteredRetryMs, nextAcquireAttemptMs } from './timing.js';
 
 export interface NodeLeaseClientOptions extends NodeLeaseObserverOptions {
   /**
@@ -160,10 +160,8 @@ export class NodeLeaseClient extends NodeLeaseObserver {
       const result = await this.tryAcquire(node, options);
       if (result.acquired) return result;
       options.onWait?.(result);
-      const retry = this.timing.retryPeriodMs * (1 + Math.random() * (retryJitterFactor - 1));
-      const untilExpiry = result.lease.expiresInMs;
-      const wait = untilExpiry !== undefined && untilExpiry >= 0 ? Math.min(retry, untilExpiry + 1) : retry;
-      await abortableSleep(wait, options.signal);
+      const retry = jitteredRetryMs(this.timing.retryPeriodMs);
+      await abortableSleep(nextAcquireAttemptMs(retry, result.lease.expiresInMs), options.signal);
     }
   }
 

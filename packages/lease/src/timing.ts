@@ -28,6 +28,19 @@ export const maxLeaseDurationSeconds = 3600;
  */
 export const retryJitterFactor = 1.2;
 
+/** One retry period spread by up to `retryJitterFactor` (client-go's wait.Jitter). */
+export function jitteredRetryMs(retryPeriodMs: number): number {
+  return retryPeriodMs * (1 + Math.random() * (retryJitterFactor - 1));
+}
+
+/**
+ * The pause before the next attempt to acquire a refused lease: `retryMs`, or until just
+ * after the lease expires (by this client's judgement) when that comes sooner.
+ */
+export function nextAcquireAttemptMs(retryMs: number, expiresInMs: number | undefined): number {
+  return expiresInMs !== undefined && expiresInMs >= 0 ? Math.min(retryMs, expiresInMs + 1) : retryMs;
+}
+
 /**
  * Defaults sized for maintenance rather than leader election: a minute of validity, a
  * renewal every ten seconds, and 20 s of margin between the holder giving up and the
