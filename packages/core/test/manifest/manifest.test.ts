@@ -134,7 +134,8 @@ describe('writeManifest', () => {
     expect(writeManifest([a], 'json').endsWith('}\n')).toBe(true);
   });
 
-  it('round-trips any JSON objects through YAML', () => {
+  // 1000 runs take about 5 s (vitest's default limit) on a busy machine.
+  it('round-trips any JSON objects through YAML', { timeout: 60_000 }, () => {
     const object = fc
       .dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 })
       .map((v) => JSON.parse(JSON.stringify(v)));
