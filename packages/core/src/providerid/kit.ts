@@ -52,12 +52,17 @@ const INT64_MAX = 9223372036854775807n;
 
 /** A decimal int64 as Go's strconv.ParseInt(s, 10, 64) accepts it, without the sign. */
 export function isInt64Text(s: string): boolean {
-  return s.length > 0 && s.length <= 19 && DIGITS.test(s) && BigInt(s) <= INT64_MAX;
+  // Up to 18 digits always fit in an int64: only 19-digit text needs the BigInt comparison.
+  return s.length > 0 && s.length <= 19 && DIGITS.test(s) && (s.length < 19 || BigInt(s) <= INT64_MAX);
 }
 
-/** A decimal integer's canonical spelling (no leading zeros), so 007 and 7 share a key. */
+/**
+ * The canonical spelling of a decimal integer's digits (no leading zeros), so 007 and 7
+ * share a key. Only a leading zero makes digits non-canonical, so only then is a BigInt
+ * built (identity runs on every parse of a numeric cloud's ID).
+ */
 export function canonicalInteger(s: string): string {
-  return BigInt(s).toString();
+  return s.length > 1 && s.charCodeAt(0) === 0x30 ? BigInt(s).toString() : s;
 }
 
 export function isUUID(s: string): boolean {
