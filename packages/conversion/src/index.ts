@@ -33,12 +33,18 @@ export type { AppliedMove, FieldMove } from './moves.js';
 export type { Json, JsonObject, Path } from './path.js';
 export {
   certificateSecrets,
+  clusterNamed,
+  clusterOutput,
   KEY_PAIR_SECRETS,
   type KubeadmParts,
   kubeadmConfig,
   kubeadmConfigTemplate,
   kubeadmSpec,
   labelOf,
+  type MachineParts,
+  machineNamed,
+  machineOutput,
+  machineTemplateOutput,
   moveProviderFields,
   type Named,
   noHomeWarnings,

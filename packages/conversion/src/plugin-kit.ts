@@ -1,6 +1,15 @@
 import { V1ALPHA2_CLUSTER_NAME_LABEL } from './metadata.js';
 import { clone, dotted, getPath, isObject, type Json, type JsonObject, setPath } from './path.js';
-import { BOOTSTRAP_V1ALPHA2, type ObjectRef, objectRef } from './plugins.js';
+import {
+  BOOTSTRAP_V1ALPHA2,
+  type ClusterPluginInput,
+  INFRASTRUCTURE_V1ALPHA2,
+  type MachinePluginInput,
+  type ObjectRef,
+  objectRef,
+  type PluginResult,
+  pluginOk,
+} from './plugins.js';
 
 /**
  * Building blocks shared by provider plug-ins: a providerSpec → spec field table, the
@@ -197,4 +206,105 @@ export function certificateSecrets(
 /** `Kind ns/name` for move targets. */
 export function labelOf(kind: string, at: Named): string {
   return `${kind} ${at.namespace === undefined ? '' : `${at.namespace}/`}${at.name}`;
+}
+
+/** A Cluster's generated objects: named after it, and labelled with its own name. */
+export function clusterNamed(input: ClusterPluginInput): Named {
+  const { owner } = input;
+  return {
+    name: owner.name,
+    clusterName: owner.name,
+    ...(owner.namespace === undefined ? {} : { namespace: owner.namespace }),
+  };
+}
+
+/** A Machine's (or machine template's) generated objects: named after it, labelled with its cluster. */
+export function machineNamed(input: MachinePluginInput): Named {
+  return {
+    name: input.owner.name,
+    ...(input.owner.namespace === undefined ? {} : { namespace: input.owner.namespace }),
+    ...(input.clusterName === undefined ? {} : { clusterName: input.clusterName }),
+  };
+}
+
+/**
+ * The whole `cluster` hook of a provider whose cluster providerSpec is a field table plus
+ * the certificate key pairs: the infrastructure cluster `kind` (named after the Cluster)
+ * with the table's fields in its spec, the key pairs as Secrets, and a warning for each
+ * field that neither the table nor `consumed` mentions.
+ */
+export function clusterOutput(
+  input: ClusterPluginInput,
+  kind: string,
+  table: readonly ProviderFieldMove[],
+  consumed: readonly string[],
+): PluginResult {
+  const { providerSpec } = input;
+  const at = clusterNamed(input);
+  const fields = moveProviderFields(providerSpec, table, labelOf(kind, at), 'spec.');
+  const secrets = certificateSecrets(providerSpec, at);
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, kind, at.name, at.namespace),
+    objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, fields.object), ...secrets.objects],
+    moves: [...fields.moves, ...secrets.moves],
+    warnings: [
+      ...noHomeWarnings(unmappedFields(providerSpec, table, consumed), input.providerSpecSource),
+      ...secrets.warnings,
+    ],
+  });
+}
+
+/** What a plug-in built from a machine providerSpec, for `machineOutput` / `machineTemplateOutput`. */
+export interface MachineParts {
+  readonly at: Named;
+  /** The infrastructure spec's fields (`moveProviderFields(…).object`). */
+  readonly spec: JsonObject;
+  readonly moves: readonly { from: string; to: string }[];
+  /** The KubeadmConfig spec (`kubeadmSpec`). */
+  readonly bootstrap: JsonObject;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * A `machine` hook's output: the infrastructure machine `kind` (with the Machine's
+ * providerID, if any) and a KubeadmConfig, both named after the Machine.
+ */
+export function machineOutput(input: MachinePluginInput, kind: string, parts: MachineParts): PluginResult {
+  const { at, spec } = parts;
+  const moves = [...parts.moves];
+  if (input.providerID !== undefined) {
+    spec.providerID = input.providerID;
+    moves.push({ from: '(Machine spec.providerID)', to: `${labelOf(kind, at)} spec.providerID` });
+  }
+  const bootstrap = kubeadmConfig(at, parts.bootstrap);
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, kind, at.name, at.namespace),
+    bootstrap: { configRef: bootstrap.ref },
+    objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, spec), bootstrap.object],
+    moves: [...moves, { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfig', at)} spec` }],
+    warnings: parts.warnings,
+  });
+}
+
+/**
+ * A `machineTemplate` hook's output: the infrastructure machine template `kind` and a
+ * KubeadmConfigTemplate, named after the MachineSet / MachineDeployment and referenced by
+ * that same name.
+ */
+export function machineTemplateOutput(kind: string, parts: MachineParts): PluginResult {
+  const { at } = parts;
+  const bootstrap = kubeadmConfigTemplate(at, parts.bootstrap);
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, kind, at.name, at.namespace),
+    bootstrap: { configRef: bootstrap.ref },
+    objects: [
+      providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, { template: { spec: parts.spec } }),
+      bootstrap.object,
+    ],
+    moves: [
+      ...parts.moves,
+      { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfigTemplate', at)} spec.template.spec` },
+    ],
+    warnings: parts.warnings,
+  });
 }

@@ -1,17 +1,9 @@
 import {
   type ClusterPluginInput,
-  certificateSecrets,
-  INFRASTRUCTURE_V1ALPHA2,
-  labelOf,
-  moveProviderFields,
-  noHomeWarnings,
-  objectRef,
+  clusterOutput,
   type PluginResult,
   type ProviderFieldMove,
   pluginFail,
-  pluginOk,
-  providerObject,
-  unmappedFields,
 } from '@capi-kit/conversion';
 import { AWS_CLUSTER_PROVIDER_SPEC } from './types.js';
 
@@ -37,28 +29,9 @@ export const awsClusterConsumedFields = [
 ] as const;
 
 export function convertAwsCluster(input: ClusterPluginInput): PluginResult {
-  const { providerSpec, owner } = input;
-  if (providerSpec.kind !== AWS_CLUSTER_PROVIDER_SPEC) {
-    return pluginFail(`a Cluster needs an ${AWS_CLUSTER_PROVIDER_SPEC}, not ${String(providerSpec.kind)}`);
+  const kind = input.providerSpec.kind;
+  if (kind !== AWS_CLUSTER_PROVIDER_SPEC) {
+    return pluginFail(`a Cluster needs an ${AWS_CLUSTER_PROVIDER_SPEC}, not ${String(kind)}`);
   }
-  const at = {
-    name: owner.name,
-    clusterName: owner.name,
-    ...(owner.namespace === undefined ? {} : { namespace: owner.namespace }),
-  };
-  const fields = moveProviderFields(providerSpec, awsClusterFieldMoves, labelOf('AWSCluster', at), 'spec.');
-  const awsCluster = providerObject(INFRASTRUCTURE_V1ALPHA2, 'AWSCluster', at, fields.object);
-  const secrets = certificateSecrets(providerSpec, at);
-  return pluginOk({
-    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'AWSCluster', owner.name, owner.namespace),
-    objects: [awsCluster, ...secrets.objects],
-    moves: [...fields.moves, ...secrets.moves],
-    warnings: [
-      ...noHomeWarnings(
-        unmappedFields(providerSpec, awsClusterFieldMoves, awsClusterConsumedFields),
-        input.providerSpecSource,
-      ),
-      ...secrets.warnings,
-    ],
-  });
+  return clusterOutput(input, 'AWSCluster', awsClusterFieldMoves, awsClusterConsumedFields);
 }

@@ -1,21 +1,18 @@
 import {
-  INFRASTRUCTURE_V1ALPHA2,
   type JsonObject,
   type KubeadmParts,
-  kubeadmConfig,
-  kubeadmConfigTemplate,
   kubeadmSpec,
   labelOf,
+  type MachineParts,
   type MachinePluginInput,
+  machineNamed,
+  machineOutput,
+  machineTemplateOutput,
   moveProviderFields,
-  type Named,
   noHomeWarnings,
-  objectRef,
   type PluginResult,
   type ProviderFieldMove,
   pluginFail,
-  pluginOk,
-  providerObject,
   unmappedFields,
 } from '@capi-kit/conversion';
 import { AWS_MACHINE_PROVIDER_SPEC } from './types.js';
@@ -80,39 +77,28 @@ function check(input: MachinePluginInput): string | undefined {
     : `a ${input.owner.kind} needs an ${AWS_MACHINE_PROVIDER_SPEC}, not ${String(kind)}`;
 }
 
-function named(input: MachinePluginInput): Named {
-  return {
-    name: input.owner.name,
-    ...(input.owner.namespace === undefined ? {} : { namespace: input.owner.namespace }),
-    ...(input.clusterName === undefined ? {} : { clusterName: input.clusterName }),
-  };
+/** The AWSMachine(Template) spec fields and KubeadmConfig spec; `kind` and `reportPrefix` label the moves. */
+function build(input: MachinePluginInput, kind: string, reportPrefix: string): MachineParts {
+  const at = machineNamed(input);
+  const fields = moveProviderFields(
+    input.providerSpec,
+    awsMachineFieldMoves,
+    labelOf(kind, at),
+    reportPrefix,
+  );
+  const warnings = noHomeWarnings(
+    unmappedFields(input.providerSpec, awsMachineFieldMoves, awsMachineConsumedFields),
+    input.providerSpecSource,
+  );
+  const bootstrap = kubeadmSpec(kubeadmParts(input, warnings), input.controlPlane);
+  return { at, spec: fields.object, moves: fields.moves, bootstrap, warnings };
 }
 
 /** Machine → AWSMachine + KubeadmConfig, both named after the Machine. */
 export function convertAwsMachine(input: MachinePluginInput): PluginResult {
   const bad = check(input);
   if (bad !== undefined) return pluginFail(bad);
-  const at = named(input);
-  const label = labelOf('AWSMachine', at);
-  const fields = moveProviderFields(input.providerSpec, awsMachineFieldMoves, label, 'spec.');
-  const spec = fields.object;
-  const moves = [...fields.moves];
-  if (input.providerID !== undefined) {
-    spec.providerID = input.providerID;
-    moves.push({ from: '(Machine spec.providerID)', to: `${label} spec.providerID` });
-  }
-  const warnings = noHomeWarnings(
-    unmappedFields(input.providerSpec, awsMachineFieldMoves, awsMachineConsumedFields),
-    input.providerSpecSource,
-  );
-  const bootstrap = kubeadmConfig(at, kubeadmSpec(kubeadmParts(input, warnings), input.controlPlane));
-  return pluginOk({
-    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'AWSMachine', at.name, at.namespace),
-    bootstrap: { configRef: bootstrap.ref },
-    objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, 'AWSMachine', at, spec), bootstrap.object],
-    moves: [...moves, { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfig', at)} spec` }],
-    warnings,
-  });
+  return machineOutput(input, 'AWSMachine', build(input, 'AWSMachine', 'spec.'));
 }
 
 /**
@@ -123,28 +109,8 @@ export function convertAwsMachine(input: MachinePluginInput): PluginResult {
 export function convertAwsMachineTemplate(input: MachinePluginInput): PluginResult {
   const bad = check(input);
   if (bad !== undefined) return pluginFail(bad);
-  const at = named(input);
-  const label = labelOf('AWSMachineTemplate', at);
-  const fields = moveProviderFields(input.providerSpec, awsMachineFieldMoves, label, 'spec.template.spec.');
-  const moves = [...fields.moves];
-  const warnings = noHomeWarnings(
-    unmappedFields(input.providerSpec, awsMachineFieldMoves, awsMachineConsumedFields),
-    input.providerSpecSource,
+  return machineTemplateOutput(
+    'AWSMachineTemplate',
+    build(input, 'AWSMachineTemplate', 'spec.template.spec.'),
   );
-  const bootstrap = kubeadmConfigTemplate(at, kubeadmSpec(kubeadmParts(input, warnings), input.controlPlane));
-  return pluginOk({
-    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'AWSMachineTemplate', at.name, at.namespace),
-    bootstrap: { configRef: bootstrap.ref },
-    objects: [
-      providerObject(INFRASTRUCTURE_V1ALPHA2, 'AWSMachineTemplate', at, {
-        template: { spec: fields.object },
-      }),
-      bootstrap.object,
-    ],
-    moves: [
-      ...moves,
-      { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfigTemplate', at)} spec.template.spec` },
-    ],
-    warnings,
-  });
 }

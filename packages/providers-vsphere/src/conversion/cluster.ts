@@ -1,17 +1,9 @@
 import {
   type ClusterPluginInput,
-  certificateSecrets,
-  INFRASTRUCTURE_V1ALPHA2,
-  labelOf,
-  moveProviderFields,
-  noHomeWarnings,
-  objectRef,
+  clusterOutput,
   type PluginResult,
   type ProviderFieldMove,
   pluginFail,
-  pluginOk,
-  providerObject,
-  unmappedFields,
 } from '@capi-kit/conversion';
 import { isV03, VSPHERE_V03_CLUSTER_KIND, VSPHERE_V04_CLUSTER_KIND } from './types.js';
 
@@ -44,32 +36,11 @@ export const vsphereClusterConsumedFields = [
 ] as const;
 
 export function convertVsphereCluster(input: ClusterPluginInput): PluginResult {
-  const { providerSpec, owner } = input;
+  const { providerSpec } = input;
   const v03 = isV03(providerSpec.apiVersion);
   const expected = v03 ? VSPHERE_V03_CLUSTER_KIND : VSPHERE_V04_CLUSTER_KIND;
   if (providerSpec.kind !== expected)
     return pluginFail(`a Cluster needs a ${expected}, not ${String(providerSpec.kind)}`);
   const table = v03 ? vsphereV03ClusterFieldMoves : vsphereV04ClusterFieldMoves;
-  const at = {
-    name: owner.name,
-    clusterName: owner.name,
-    ...(owner.namespace === undefined ? {} : { namespace: owner.namespace }),
-  };
-  const fields = moveProviderFields(providerSpec, table, labelOf('VSphereCluster', at), 'spec.');
-  const secrets = certificateSecrets(providerSpec, at);
-  return pluginOk({
-    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'VSphereCluster', owner.name, owner.namespace),
-    objects: [
-      providerObject(INFRASTRUCTURE_V1ALPHA2, 'VSphereCluster', at, fields.object),
-      ...secrets.objects,
-    ],
-    moves: [...fields.moves, ...secrets.moves],
-    warnings: [
-      ...noHomeWarnings(
-        unmappedFields(providerSpec, table, vsphereClusterConsumedFields),
-        input.providerSpecSource,
-      ),
-      ...secrets.warnings,
-    ],
-  });
+  return clusterOutput(input, 'VSphereCluster', table, vsphereClusterConsumedFields);
 }

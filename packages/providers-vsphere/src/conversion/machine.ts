@@ -1,21 +1,18 @@
 import {
-  INFRASTRUCTURE_V1ALPHA2,
   type JsonObject,
   type KubeadmParts,
-  kubeadmConfig,
-  kubeadmConfigTemplate,
   kubeadmSpec,
   labelOf,
+  type MachineParts,
   type MachinePluginInput,
+  machineNamed,
+  machineOutput,
+  machineTemplateOutput,
   moveProviderFields,
-  type Named,
   noHomeWarnings,
-  objectRef,
   type PluginResult,
   type ProviderFieldMove,
   pluginFail,
-  pluginOk,
-  providerObject,
   unmappedFields,
 } from '@capi-kit/conversion';
 import { isV03, VSPHERE_V03_MACHINE_KIND, VSPHERE_V04_MACHINE_KIND } from './types.js';
@@ -94,25 +91,13 @@ function kubeadmParts(input: MachinePluginInput, v03: boolean, warnings: string[
   };
 }
 
-interface Built {
-  readonly at: Named;
-  readonly spec: JsonObject;
-  readonly moves: { from: string; to: string }[];
-  readonly kubeadm: KubeadmParts;
-  readonly warnings: string[];
-}
-
-function build(input: MachinePluginInput, kind: string, reportPrefix: string): Built | string {
+function build(input: MachinePluginInput, kind: string, reportPrefix: string): MachineParts | string {
   const value = input.providerSpec;
   const v03 = isV03(value.apiVersion);
   const expected = v03 ? VSPHERE_V03_MACHINE_KIND : VSPHERE_V04_MACHINE_KIND;
   if (value.kind !== expected) return `a ${input.owner.kind} needs a ${expected}, not ${String(value.kind)}`;
   const table = v03 ? vsphereV03MachineFieldMoves : vsphereV04MachineFieldMoves;
-  const at: Named = {
-    name: input.owner.name,
-    ...(input.owner.namespace === undefined ? {} : { namespace: input.owner.namespace }),
-    ...(input.clusterName === undefined ? {} : { clusterName: input.clusterName }),
-  };
+  const at = machineNamed(input);
   const fields = moveProviderFields(value, table, labelOf(kind, at), reportPrefix);
   const missing = REQUIRED.filter((f) => fields.object[f] === undefined);
   if (missing.length > 0) {
@@ -129,53 +114,20 @@ function build(input: MachinePluginInput, kind: string, reportPrefix: string): B
       ? `${w} (CAPV v0.5 reads it from VSphereCluster spec.cloudProviderConfiguration.workspace)`
       : w,
   );
-  return {
-    at,
-    spec: fields.object,
-    moves: [...fields.moves],
-    kubeadm: kubeadmParts(input, v03, warnings),
-    warnings,
-  };
+  const bootstrap = kubeadmSpec(kubeadmParts(input, v03, warnings), input.controlPlane);
+  return { at, spec: fields.object, moves: fields.moves, bootstrap, warnings };
 }
 
 /** Machine → VSphereMachine + KubeadmConfig, both named after the Machine. */
 export function convertVsphereMachine(input: MachinePluginInput): PluginResult {
   const built = build(input, 'VSphereMachine', 'spec.');
-  if (typeof built === 'string') return pluginFail(built);
-  const { at, spec, moves } = built;
-  if (input.providerID !== undefined) {
-    spec.providerID = input.providerID;
-    moves.push({ from: '(Machine spec.providerID)', to: `${labelOf('VSphereMachine', at)} spec.providerID` });
-  }
-  const bootstrap = kubeadmConfig(at, kubeadmSpec(built.kubeadm, input.controlPlane));
-  return pluginOk({
-    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'VSphereMachine', at.name, at.namespace),
-    bootstrap: { configRef: bootstrap.ref },
-    objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, 'VSphereMachine', at, spec), bootstrap.object],
-    moves: [...moves, { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfig', at)} spec` }],
-    warnings: built.warnings,
-  });
+  return typeof built === 'string' ? pluginFail(built) : machineOutput(input, 'VSphereMachine', built);
 }
 
 /** MachineSet / MachineDeployment template → VSphereMachineTemplate + KubeadmConfigTemplate. */
 export function convertVsphereMachineTemplate(input: MachinePluginInput): PluginResult {
   const built = build(input, 'VSphereMachineTemplate', 'spec.template.spec.');
-  if (typeof built === 'string') return pluginFail(built);
-  const { at } = built;
-  const bootstrap = kubeadmConfigTemplate(at, kubeadmSpec(built.kubeadm, input.controlPlane));
-  return pluginOk({
-    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, 'VSphereMachineTemplate', at.name, at.namespace),
-    bootstrap: { configRef: bootstrap.ref },
-    objects: [
-      providerObject(INFRASTRUCTURE_V1ALPHA2, 'VSphereMachineTemplate', at, {
-        template: { spec: built.spec },
-      }),
-      bootstrap.object,
-    ],
-    moves: [
-      ...built.moves,
-      { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfigTemplate', at)} spec.template.spec` },
-    ],
-    warnings: built.warnings,
-  });
+  return typeof built === 'string'
+    ? pluginFail(built)
+    : machineTemplateOutput('VSphereMachineTemplate', built);
 }
