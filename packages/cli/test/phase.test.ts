@@ -4,13 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { main } from '../src/main.js';
-import { captureIO } from './helpers/capture-io.js';
+import { captureIO, runMain } from './helpers/capture-io.js';
 import { badMachineManifest, mixedJsonLines, mixedManifest } from './phase-fixtures.js';
 
-async function phase(args: string[], stdin = '') {
-  const c = captureIO(stdin);
-  const code = await main(['phase', ...args], c.io);
-  return { code, stdout: c.stdout(), stderr: c.stderr() };
+function phase(args: string[], stdin = '') {
+  return runMain(['phase', ...args], stdin);
 }
 
 const machine = (name: string, status: string, extra = '') => `apiVersion: cluster.x-k8s.io/v1alpha2

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { main } from '../src/main.js';
-import { captureIO } from './helpers/capture-io.js';
+import { captureIO, runMain } from './helpers/capture-io.js';
 
-async function validate(stdin: string, ...flags: string[]) {
-  const c = captureIO(stdin);
-  const code = await main(['validate', '-f', '-', ...flags], c.io);
-  return { code, stdout: c.stdout(), stderr: c.stderr() };
+function validate(stdin: string, ...flags: string[]) {
+  return runMain(['validate', '-f', '-', ...flags], stdin);
 }
 
 const machine = `apiVersion: cluster.x-k8s.io/v1alpha2

@@ -1,4 +1,5 @@
 import type { CliIO } from '../../src/io.js';
+import { main } from '../../src/main.js';
 
 /** A CliIO that records what a command writes, with `stdin` as its standard input. */
 export function captureIO(stdin = '', env: Record<string, string | undefined> = {}) {
@@ -11,4 +12,11 @@ export function captureIO(stdin = '', env: Record<string, string | undefined> = 
     env,
   };
   return { io, stdout: () => out.join(''), stderr: () => err.join('') };
+}
+
+/** Runs `main(argv)` in process with `stdin` as standard input; what it wrote, and its exit code. */
+export async function runMain(argv: readonly string[], stdin = '') {
+  const c = captureIO(stdin);
+  const code = await main(argv, c.io);
+  return { code, stdout: c.stdout(), stderr: c.stderr() };
 }
