@@ -10,6 +10,7 @@ import {
   NodeLeaseObserver,
 } from '../src/index.js';
 import { fastTiming, leaseClient, nodeName } from './helpers/clients.js';
+import { eventually } from './helpers/eventually.js';
 import { OwnershipHistory } from './helpers/ownership-history.js';
 
 // A private control plane: restarting the shared one would disturb every other test file.
@@ -98,16 +99,11 @@ it('while the API server restarts, holders keep their lease or report its loss, 
   await sleep(1000); // the long holder renews again after the outage
   await shortBelief.stop();
   await longBelief.stop();
-  for (
-    let i = 0;
-    i < 200 && !changes.some((c) => c.node === shortNode && c.inspection.holder === 'bob');
-    i++
-  ) {
-    await sleep(25);
-  }
+  const bobSeen = () => changes.some((c) => c.node === shortNode && c.inspection.holder === 'bob');
+  await eventually(bobSeen);
   stopWatching.abort();
   await watching;
-  expect(changes.some((c) => c.node === shortNode && c.inspection.holder === 'bob')).toBe(true);
+  expect(bobSeen()).toBe(true);
 
   expect(shortBelief.violations).toEqual([]);
   expect(longBelief.violations).toEqual([]);

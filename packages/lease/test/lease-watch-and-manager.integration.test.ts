@@ -4,6 +4,7 @@ import { CoordinationV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { HeldLease, type LeaseChange, LeaseManager, NodeLeaseObserver } from '../src/index.js';
 import { fastTiming, leaseClient, nodeName } from './helpers/clients.js';
+import { eventually } from './helpers/eventually.js';
 
 const env = useControlPlane();
 
@@ -24,10 +25,7 @@ describe('watch()', () => {
     const consumed = (async () => {
       for await (const change of observer.watch({ signal: stop.signal })) changes.push(change);
     })();
-    const until = async (predicate: () => boolean) => {
-      for (let i = 0; i < 200 && !predicate(); i++) await sleep(25);
-      expect(predicate()).toBe(true);
-    };
+    const until = async (predicate: () => boolean) => expect(await eventually(predicate)).toBe(true);
     const about = (node: string) => changes.filter((c) => c.node === node);
 
     await until(() => about(early).length > 0);
