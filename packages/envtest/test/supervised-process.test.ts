@@ -5,6 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { startSupervisedProcess } from '../src/supervised-process.js';
 import { eventually, processesMentioning } from './helpers/processes.js';
 
+/** Waits (up to 5 s) until the process's out.log in `dir` contains `text`. */
+function logSays(dir: string, text: string): Promise<boolean> {
+  const log = join(dir, 'out.log');
+  return eventually(() => existsSync(log) && readFileSync(log, 'utf8').includes(text), 5_000);
+}
+
 describe('startSupervisedProcess', () => {
   it('stop() ends the process, then the guard removes its directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'envtest-guard-'));
@@ -16,13 +22,7 @@ describe('startSupervisedProcess', () => {
       logFile: join(dir, 'out.log'),
       removeAfterExit: dir,
     });
-    expect(
-      await eventually(
-        () =>
-          existsSync(join(dir, 'out.log')) && readFileSync(join(dir, 'out.log'), 'utf8').includes('started'),
-        5_000,
-      ),
-    ).toBe(true);
+    expect(await logSays(dir, 'started')).toBe(true);
     expect(processesMentioning(marker).length).toBeGreaterThan(0);
     expect(proc.hasExited()).toBe(false);
     await proc.stop();
@@ -42,13 +42,7 @@ describe('startSupervisedProcess', () => {
       removeAfterExit: dir,
       stopGraceMs: 500,
     });
-    expect(
-      await eventually(
-        () =>
-          existsSync(join(dir, 'out.log')) && readFileSync(join(dir, 'out.log'), 'utf8').includes('ready'),
-        5_000,
-      ),
-    ).toBe(true);
+    expect(await logSays(dir, 'ready')).toBe(true);
     await proc.stop();
     expect(await eventually(() => processesMentioning(marker).length === 0, 2_000)).toBe(true);
   });
