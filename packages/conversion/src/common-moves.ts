@@ -18,6 +18,14 @@ export const labelsMove: FieldMove = {
   note: 'label cluster.k8s.io/cluster-name is cluster.x-k8s.io/cluster-name in v1alpha2',
 };
 
+const ownerReferencesMove: FieldMove = {
+  v1alpha1: 'metadata.ownerReferences',
+  v1alpha2: 'metadata.ownerReferences',
+  up: (refs) => (Array.isArray(refs) ? renameOwnerReferences(refs, V1ALPHA1, V1ALPHA2) : refs),
+  down: (refs) => (Array.isArray(refs) ? renameOwnerReferences(refs, V1ALPHA2, V1ALPHA1) : refs),
+  note: 'owner references to Cluster API kinds point at the new apiVersion',
+};
+
 /**
  * Rows for the rest of a top-level `metadata` (a full ObjectMeta in both versions); labels
  * have their own row because Machines add the control-plane label.
@@ -30,13 +38,7 @@ export const ownerAndFinalizerMoves: readonly FieldMove[] = [
     down: (f) => (Array.isArray(f) ? renameFinalizers(f, 'down') : f),
     note: 'finalizers cluster.cluster.k8s.io and machine.cluster.k8s.io follow the new group',
   },
-  {
-    v1alpha1: 'metadata.ownerReferences',
-    v1alpha2: 'metadata.ownerReferences',
-    up: (refs) => (Array.isArray(refs) ? renameOwnerReferences(refs, V1ALPHA1, V1ALPHA2) : refs),
-    down: (refs) => (Array.isArray(refs) ? renameOwnerReferences(refs, V1ALPHA2, V1ALPHA1) : refs),
-    note: 'owner references to Cluster API kinds point at the new apiVersion',
-  },
+  ownerReferencesMove,
 ];
 
 function isControlPlane(root: JsonObject): boolean {
@@ -137,13 +139,7 @@ export const machineSpecMoves: readonly FieldMove[] = [
 export const templateMoves: readonly FieldMove[] = [
   ...machineSpecMoves,
   metaSubsetMove('metadata'),
-  {
-    v1alpha1: 'metadata.ownerReferences',
-    v1alpha2: 'metadata.ownerReferences',
-    up: (refs) => (Array.isArray(refs) ? renameOwnerReferences(refs, V1ALPHA1, V1ALPHA2) : refs),
-    down: (refs) => (Array.isArray(refs) ? renameOwnerReferences(refs, V1ALPHA2, V1ALPHA1) : refs),
-    note: 'owner references to Cluster API kinds point at the new apiVersion',
-  },
+  ownerReferencesMove,
 ];
 
 export const selectorMove: FieldMove = {
