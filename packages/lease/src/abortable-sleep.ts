@@ -12,3 +12,13 @@ export async function abortableSleep(ms: number, signal: AbortSignal | undefined
     throw error;
   }
 }
+
+/** Waits `ms`; resolves to false instead when `signal` aborts first (or has aborted). */
+export async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}

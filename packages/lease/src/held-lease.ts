@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { pause } from './abortable-sleep.js';
 import { LeaseLostError } from './errors.js';
 import type { LeaseInspection } from './inspection.js';
 import type { AcquireResult, NodeLeaseClient, ReleaseResult } from './node-lease-client.js';
@@ -100,11 +100,7 @@ export class HeldLease {
     void (async () => {
       const { retryPeriodMs } = this.#client.timing;
       while (!this.#stopped && !this.#controller.signal.aborted) {
-        try {
-          await sleep(jitteredRetryMs(retryPeriodMs), undefined, { signal: this.#controller.signal });
-        } catch {
-          return;
-        }
+        if (!(await pause(jitteredRetryMs(retryPeriodMs), this.#controller.signal))) return;
         await this.renewOnce();
       }
     })();

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { abortableSleep } from './abortable-sleep.js';
+import { abortableSleep, pause } from './abortable-sleep.js';
 import { LeaseConfigError } from './errors.js';
 import { HeldLease, type RenewOutcome } from './held-lease.js';
 import type { AcquireResult, NodeLeaseClient } from './node-lease-client.js';
@@ -98,11 +97,7 @@ export class LeaseManager {
     this.#loop = loop;
     void (async () => {
       while (!loop.signal.aborted) {
-        try {
-          await sleep(this.client.timing.retryPeriodMs, undefined, { signal: loop.signal });
-        } catch {
-          return;
-        }
+        if (!(await pause(this.client.timing.retryPeriodMs, loop.signal))) return;
         await this.renewAll();
       }
     })();

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type KubeConfig, type V1Lease, Watch } from '@kubernetes/client-node';
+import { pause } from './abortable-sleep.js';
 import type { LeaseInspection } from './inspection.js';
 import type { LeaseApi } from './lease-api.js';
 
@@ -120,7 +120,7 @@ export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<Le
           // A stream the server ends at once (an error event, a proxy closing it) must not
           // turn into a tight list/watch loop.
           if (performance.now() - startedMs < 1000) {
-            await sleep(params.retryPeriodMs, undefined, { signal: stop.signal }).catch(() => {});
+            await pause(params.retryPeriodMs, stop.signal);
           }
         }
       } catch (error) {
@@ -132,7 +132,7 @@ export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<Le
         // Connection refused while the API server restarts, a broken stream: retry later
         // and re-list, so that nothing missed in between goes unreported.
         resourceVersion = undefined;
-        await sleep(params.retryPeriodMs, undefined, { signal: stop.signal }).catch(() => {});
+        await pause(params.retryPeriodMs, stop.signal);
       }
     }
     finished = true;
