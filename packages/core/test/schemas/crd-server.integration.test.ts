@@ -8,7 +8,6 @@ import { validObjects } from './support/arbitraries.js';
 import {
   buildOracles,
   crdDirectory,
-  type KindOracle,
   type RefinementRule,
   refinementsCovering,
 } from './support/crd-oracle.js';
@@ -177,5 +176,3 @@ describe.each(oracles.map((o) => [`${o.version} ${o.kind}`, o] as const))(
     });
   },
 );
-
-export type { KindOracle };
