@@ -163,6 +163,21 @@ describe('templates', () => {
   });
 });
 
+describe('YAML output', () => {
+  it('writes the string "<<" quoted, as writeManifest does, with or without placeholders to requote', () => {
+    const config = (data: string) => `apiVersion: v1
+kind: ConfigMap
+metadata: {name: c, labels: {"<<": a}}
+data: {${data}}
+`;
+    for (const text of [config('b: x'), config('b: "$' + '{X}"')]) {
+      const out = ok(convertManifest(text, { to: V1ALPHA2 })).text;
+      expect(out).toContain('"<<": a\n');
+      expect(values(out)).toStrictEqual(values(text));
+    }
+  });
+});
+
 describe('pass-through', () => {
   it('leaves other groups and objects already at the target version unchanged, in place', () => {
     const text = `apiVersion: v1
