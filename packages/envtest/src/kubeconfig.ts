@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import { bufferFromFileOrString, KubeConfig } from '@kubernetes/client-node';
 
 /** Credentials of one user: a client certificate, or a bearer token. */
 export type UserCredentials = { certPem: string; keyPem: string } | { token: string };
@@ -59,10 +58,7 @@ export function kubeConfigFromDocument(document: Record<string, unknown>): KubeC
 export function currentCluster(kc: KubeConfig): { server: string; caPem: string | undefined } {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
-  const caPem = cluster.caData
-    ? Buffer.from(cluster.caData, 'base64').toString('utf8')
-    : cluster.caFile
-      ? readFileSync(cluster.caFile, 'utf8')
-      : undefined;
+  // The CA exactly as client-node itself loads it for requests (a caFile wins over caData).
+  const caPem = bufferFromFileOrString(cluster.caFile, cluster.caData)?.toString('utf8');
   return { server: cluster.server, caPem };
 }
