@@ -22,6 +22,7 @@ import type { ObjectReport } from './report.js';
 import { applyStash, diff, putStash, type StashEntry, takeStash, withoutGenerated } from './stash.js';
 import {
   type ApiVersion,
+  apiGroup,
   type ConvertibleKind,
   type Direction,
   isConvertibleKind,
@@ -388,7 +389,7 @@ export function convertObject(
   if (typeof kind !== 'string' || kind === '') return E.left(fail({ path: 'kind', message: 'is missing' }));
   const direction: Direction = to === V1ALPHA2 ? 'up' : 'down';
   const from = sourceVersion(direction);
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const group = apiGroup(apiVersion);
   const capiGroup = group === V1ALPHA1_GROUP || group === V1ALPHA2_GROUP;
   if (capiGroup && apiVersion !== V1ALPHA1 && apiVersion !== V1ALPHA2) {
     // e.g. cluster.x-k8s.io/v1alpha3: not something to pass through as if it were done

@@ -5,8 +5,8 @@ import type { ConversionError } from './errors.js';
 import { deepEqual, getPath, isObject, type JsonObject } from './path.js';
 import { quotedPlaceholders, writeYaml } from './placeholders.js';
 import type { ClusterInfo, ConversionPlugin } from './plugins.js';
-import type { ConversionReport, DocumentReport, ObjectReport } from './report.js';
-import { type ApiVersion, V1ALPHA1, V1ALPHA2 } from './versions.js';
+import { type ConversionReport, type DocumentReport, type ObjectReport, objectLabel } from './report.js';
+import { type ApiVersion, apiGroup, V1ALPHA1, V1ALPHA2 } from './versions.js';
 
 /** A document to convert: its value and where it was in the manifest. */
 export interface InputDocument {
@@ -89,8 +89,7 @@ function identityKey(value: unknown): string | undefined {
   const apiVersion = str(value.apiVersion);
   if (kind === undefined || name === undefined || apiVersion === undefined || kind.endsWith('List'))
     return undefined;
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  return `${group}|${kind}|${namespace ?? ''}|${name}`;
+  return `${apiGroup(apiVersion)}|${kind}|${namespace ?? ''}|${name}`;
 }
 
 /**
@@ -228,10 +227,7 @@ export function convertDocuments(
   reports.sort((a, b) => a.index - b.index);
   for (const doc of reports) {
     for (const o of doc.objects) {
-      const who = [o.kind, o.name === undefined ? undefined : qualified(o.name, o.namespace)]
-        .filter(Boolean)
-        .join(' ');
-      for (const w of o.warnings) warnings.push(`document ${doc.index + 1} (${who}): ${w}`);
+      for (const w of o.warnings) warnings.push(`document ${doc.index + 1} (${objectLabel(o)}): ${w}`);
     }
   }
   return E.right({

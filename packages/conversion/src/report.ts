@@ -39,7 +39,8 @@ export interface ConversionReport {
   readonly outputDocuments: number;
 }
 
-function label(o: ObjectReport): string {
+/** `Kind ns/name`, or just the kind for an unnamed object. */
+export function objectLabel(o: ObjectReport): string {
   const name = o.name === undefined ? '' : ` ${o.namespace === undefined ? '' : `${o.namespace}/`}${o.name}`;
   return `${o.kind}${name}`;
 }
@@ -49,7 +50,7 @@ export function formatReport(report: ConversionReport): string {
   const lines: string[] = [`conversion to ${report.to}: ${report.outputDocuments} document(s) written`];
   for (const doc of report.documents) {
     for (const o of doc.objects) {
-      const head = `document ${doc.index + 1}: ${label(o)}: ${o.action}${o.from && o.to ? ` (${o.from} -> ${o.to})` : ''}`;
+      const head = `document ${doc.index + 1}: ${objectLabel(o)}: ${o.action}${o.from && o.to ? ` (${o.from} -> ${o.to})` : ''}`;
       lines.push('', head);
       for (const m of o.moves)
         lines.push(`  moved   ${m.from} -> ${m.to ?? '(no field; stashed)'}  # ${m.note}`);

@@ -6,6 +6,12 @@ export type ApiVersion = typeof V1ALPHA1 | typeof V1ALPHA2;
 export const V1ALPHA1_GROUP = 'cluster.k8s.io';
 export const V1ALPHA2_GROUP = 'cluster.x-k8s.io';
 
+/** The API group of an apiVersion (`''` for the core group's `v1`). */
+export function apiGroup(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash === -1 ? '' : apiVersion.slice(0, slash);
+}
+
 /** The kinds both versions share (MachineClass exists only in v1alpha1, see manifest.ts). */
 export const CONVERTIBLE_KINDS = ['Cluster', 'Machine', 'MachineSet', 'MachineDeployment'] as const;
 export type ConvertibleKind = (typeof CONVERTIBLE_KINDS)[number];
