@@ -5,7 +5,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-// The CLI package does not depend on @capi-kit/envtest; its test helper is reached by path.
 import { useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
 import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
