@@ -30,7 +30,7 @@ export {
   OBJECT_META_SUBSET,
 } from './metadata.js';
 export type { AppliedMove, FieldMove } from './moves.js';
-export type { Json, JsonObject, Path } from './path.js';
+export { isObject, type Json, type JsonObject, type Path } from './path.js';
 export {
   certificateSecrets,
   clusterNamed,
@@ -39,6 +39,7 @@ export {
   type KubeadmParts,
   kubeadmConfig,
   kubeadmConfigTemplate,
+  kubeadmConfigurationParts,
   kubeadmSpec,
   labelOf,
   type MachineParts,

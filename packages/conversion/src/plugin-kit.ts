@@ -101,6 +101,23 @@ export interface KubeadmParts {
 }
 
 /**
+ * The kubeadm parts every v1alpha1 provider kept in the same places: the machine
+ * providerSpec's `kubeadmConfiguration.init` / `.join`, and for control-plane machines the
+ * `clusterConfiguration` of their Cluster's providerSpec.
+ */
+export function kubeadmConfigurationParts(input: MachinePluginInput): KubeadmParts {
+  const kubeadm = input.providerSpec.kubeadmConfiguration;
+  const init = isObject(kubeadm) ? kubeadm.init : undefined;
+  const join = isObject(kubeadm) ? kubeadm.join : undefined;
+  const clusterConfiguration = input.cluster?.providerSpec?.clusterConfiguration;
+  return {
+    ...(isObject(init) ? { init } : {}),
+    ...(isObject(join) ? { join } : {}),
+    ...(input.controlPlane && isObject(clusterConfiguration) ? { clusterConfiguration } : {}),
+  };
+}
+
+/**
  * A KubeadmConfig spec from kubeadm parts. Control-plane machines get init, cluster and
  * join configuration (CABPK picks init for the first one, join for the rest); workers get a
  * join configuration, empty if the providerSpec had none, as CABPK needs one to join.

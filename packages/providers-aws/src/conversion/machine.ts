@@ -1,6 +1,8 @@
 import {
+  isObject,
   type JsonObject,
   type KubeadmParts,
+  kubeadmConfigurationParts,
   kubeadmSpec,
   labelOf,
   type MachineParts,
@@ -36,35 +38,22 @@ export const awsMachineFieldMoves: readonly ProviderFieldMove[] = [
 /** Machine providerSpec fields that go to the KubeadmConfig instead. */
 export const awsMachineConsumedFields = ['kubeadmConfiguration', 'additionalUserDataFiles'] as const;
 
-function objectOrUndefined(value: unknown): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as JsonObject)
-    : undefined;
-}
-
 /** CAPA `Files` {path, owner, permissions, content} are KubeadmConfig `files` as they are. */
 function files(value: unknown): JsonObject[] {
-  return Array.isArray(value) ? value.filter((f): f is JsonObject => objectOrUndefined(f) !== undefined) : [];
+  return Array.isArray(value) ? value.filter(isObject) : [];
 }
 
 function kubeadmParts(input: MachinePluginInput, warnings: string[]): KubeadmParts {
-  const kubeadm = objectOrUndefined(input.providerSpec.kubeadmConfiguration);
-  const clusterSpec = input.cluster?.providerSpec;
-  const clusterConfiguration = objectOrUndefined(clusterSpec?.clusterConfiguration);
   if (input.controlPlane && input.clusterName !== undefined && input.cluster === undefined) {
     warnings.push(
       `Cluster ${input.clusterName} is not in this manifest: its clusterConfiguration and additionalUserDataFiles are not in the KubeadmConfig`,
     );
   }
-  const init = objectOrUndefined(kubeadm?.init);
-  const join = objectOrUndefined(kubeadm?.join);
   return {
-    ...(init === undefined ? {} : { init }),
-    ...(join === undefined ? {} : { join }),
-    ...(input.controlPlane && clusterConfiguration !== undefined ? { clusterConfiguration } : {}),
+    ...kubeadmConfigurationParts(input),
     // Upstream carried only the cluster's files; the machine's own list is kept too.
     files: [
-      ...files(clusterSpec?.additionalUserDataFiles),
+      ...files(input.cluster?.providerSpec?.additionalUserDataFiles),
       ...files(input.providerSpec.additionalUserDataFiles),
     ],
   };

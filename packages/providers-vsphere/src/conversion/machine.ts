@@ -1,6 +1,7 @@
 import {
-  type JsonObject,
+  isObject,
   type KubeadmParts,
+  kubeadmConfigurationParts,
   kubeadmSpec,
   labelOf,
   type MachineParts,
@@ -55,34 +56,22 @@ const REQUIRED = ['datacenter', 'template', 'network'] as const;
 /** The user CAPV v0.5 templates create for SSH access. */
 export const VSPHERE_SSH_USER = 'capv';
 
-function obj(value: unknown): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as JsonObject)
-    : undefined;
-}
-
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 function kubeadmParts(input: MachinePluginInput, v03: boolean, warnings: string[]): KubeadmParts {
   const spec = input.providerSpec;
-  const kubeadm = obj(spec.kubeadmConfiguration);
-  const clusterSpec = input.cluster?.providerSpec;
   if (input.clusterName !== undefined && input.cluster === undefined) {
     warnings.push(
       `Cluster ${input.clusterName} is not in this manifest: its sshAuthorizedKeys and clusterConfiguration are not in the bootstrap config`,
     );
   }
-  const clusterConfiguration = obj(clusterSpec?.clusterConfiguration);
-  const keys = strings(clusterSpec?.sshAuthorizedKeys);
-  const ntp = strings(v03 ? obj(spec.machineSpec)?.ntpServers : spec.ntpServers);
-  const init = obj(kubeadm?.init);
-  const join = obj(kubeadm?.join);
+  const keys = strings(input.cluster?.providerSpec?.sshAuthorizedKeys);
+  const machineSpec = v03 ? spec.machineSpec : spec;
+  const ntp = strings(isObject(machineSpec) ? machineSpec.ntpServers : undefined);
   return {
-    ...(init === undefined ? {} : { init }),
-    ...(join === undefined ? {} : { join }),
-    ...(input.controlPlane && clusterConfiguration !== undefined ? { clusterConfiguration } : {}),
+    ...kubeadmConfigurationParts(input),
     ntpServers: ntp,
     users:
       keys.length === 0
