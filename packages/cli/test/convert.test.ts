@@ -3,13 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { main } from '../src/main.js';
-import { captureIO } from './helpers/capture-io.js';
+import { runMain } from './helpers/capture-io.js';
 
 async function convert(stdin: string, ...flags: string[]) {
-  const c = captureIO(stdin);
-  const code = await main(['convert', ...flags], c.io);
-  return { code, stdout: c.stdout(), stderr: c.stderr() };
+  return runMain(['convert', ...flags], stdin);
 }
 
 const example = (name: string) => readFileSync(new URL(`../../../examples/${name}`, import.meta.url), 'utf8');

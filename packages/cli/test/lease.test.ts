@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { main } from '../src/main.js';
-import { captureIO } from './helpers/capture-io.js';
+import { runMain } from './helpers/capture-io.js';
 
 // Command-line handling of `capi-kit lease`, in process. Everything here is refused before
 // any request is made; what the server decides is tested end to end in
 // lease.integration.test.ts.
 async function lease(...args: string[]) {
-  const c = captureIO();
-  const code = await main(['lease', ...args], c.io);
-  return { code, stdout: c.stdout(), stderr: c.stderr() };
+  return runMain(['lease', ...args]);
 }
 
 describe('capi-kit lease command line', () => {

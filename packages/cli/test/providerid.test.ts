@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { main } from '../src/main.js';
-import { captureIO } from './helpers/capture-io.js';
+import { runMain } from './helpers/capture-io.js';
 
 async function run(args: string[], stdin = '') {
-  const c = captureIO(stdin);
-  const code = await main(['providerid', ...args], c.io);
-  const stdout = c.stdout();
-  return { code, stdout, stderr: c.stderr(), lines: stdout.split('\n').filter((l) => l !== '') };
+  const result = await runMain(['providerid', ...args], stdin);
+  return { ...result, lines: result.stdout.split('\n').filter((l) => l !== '') };
 }
 
 const json = (line: string) => JSON.parse(line) as Record<string, unknown>;
