@@ -12,4 +12,4 @@ export {
   type ManifestError,
 } from './document.js';
 export { kubernetesYamlTags, readManifest } from './read.js';
-export { type ManifestFormat, writeManifest } from './write.js';
+export { type ManifestFormat, type WriteManifestOptions, writeManifest } from './write.js';

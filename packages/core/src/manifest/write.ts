@@ -1,4 +1,4 @@
-import { type ScalarTag, stringify, type Tags } from 'yaml';
+import { Document, type ScalarTag, stringify, type Tags, visit } from 'yaml';
 import { kubernetesYamlTags } from './read.js';
 
 export type ManifestFormat = 'yaml' | 'json';
@@ -23,23 +23,49 @@ function writeTags(tags: Tags): Tags {
   return [quotedMergeKeyString, ...kept];
 }
 
+/** Options of `writeManifest`. */
+export interface WriteManifestOptions {
+  /**
+   * YAML only: strings written double-quoted wherever they stand. Templates need this:
+   * whether `${PORT}` was quoted decides what it becomes after substitution (a quoted one
+   * stays a string, a bare one becomes a number), so a converter passes the placeholders
+   * its input quoted.
+   */
+  readonly quoted?: ReadonlySet<string>;
+}
+
+const yamlWriteOptions = { version: '1.1', customTags: writeTags, aliasDuplicateObjects: false } as const;
+
+function writeYamlDocument(value: unknown, quoted: ReadonlySet<string> | undefined): string {
+  if (quoted === undefined || quoted.size === 0)
+    return stringify(value, { ...yamlWriteOptions, lineWidth: 0 });
+  const doc = new Document(value, yamlWriteOptions);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && quoted.has(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
 /**
  * Writes documents as a manifest.
  *
  * - `yaml`: one YAML document per value, separated by `---` lines. Written as YAML 1.1, so
- *   strings such as `on`, `0755` or `<<` are quoted and read back as strings by kubectl.
+ *   strings such as `on`, `0755` or `<<` are quoted and read back as strings by kubectl;
+ *   `options.quoted` names further strings to quote.
  * - `json`: a single value is written as itself; any other number of values (zero or
  *   several) becomes one `{"apiVersion":"v1","kind":"List","items":[...]}`, the shape
  *   `kubectl get -o json` prints and `kubectl apply -f` accepts. JSON ends with a newline.
  */
-export function writeManifest(values: readonly unknown[], format: ManifestFormat): string {
+export function writeManifest(
+  values: readonly unknown[],
+  format: ManifestFormat,
+  options: WriteManifestOptions = {},
+): string {
   if (format === 'json') {
     const single = values.length === 1 ? values[0] : { apiVersion: 'v1', kind: 'List', items: values };
     return `${JSON.stringify(single, null, 2)}\n`;
   }
-  return values
-    .map((value) =>
-      stringify(value, { version: '1.1', customTags: writeTags, lineWidth: 0, aliasDuplicateObjects: false }),
-    )
-    .join('---\n');
+  return values.map((value) => writeYamlDocument(value, options.quoted)).join('---\n');
 }
