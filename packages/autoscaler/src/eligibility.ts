@@ -1,0 +1,17 @@
+import type { Either } from 'fp-ts/lib/Either.js';
+import { map } from 'fp-ts/lib/Either.js';
+import { annotationsOf, field, type KubeObject } from './objects.js';
+import { parseScalingBounds, type ScalingBounds, type ScalingBoundsError } from './scaling-bounds.js';
+
+/**
+ * Whether a MachineSet or MachineDeployment is a node group, and its bounds: invalid
+ * bounds are an error; `null` when it is not one. As in cluster-autoscaler 1.20, a group
+ * needs room to scale (max > min) and must not be at an explicit 0 replicas: nothing here
+ * can build a template node, so a group at zero could never be scaled up again.
+ */
+export function nodeGroupBoundsOf(resource: KubeObject): Either<ScalingBoundsError, ScalingBounds | null> {
+  const replicas = field(resource, 'spec', 'replicas');
+  return map((bounds: ScalingBounds) => (replicas === 0 || bounds.max - bounds.min < 1 ? null : bounds))(
+    parseScalingBounds(annotationsOf(resource)),
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * `@capi-kit/autoscaler`: Cluster API node groups with cluster-autoscaler's semantics.
+ *
+ * - Pure functions with CA 1.20's rules: `parseScalingBounds`, `clusterNameOf`,
+ *   `parseAutoDiscoverySpec`, `allowedByAutoDiscovery`, `nodeGroupBoundsOf`, the
+ *   failed-machine placeholders and the annotation keys.
+ * - `createNodeGroupProvider(options)`: node groups over live management and workload
+ *   clusters (see docs/autoscaler.md).
+ */
+export {
+  type AutoDiscoveryError,
+  type AutoDiscoverySpec,
+  allowedByAutoDiscovery,
+  allowedByAutoDiscoverySpec,
+  parseAutoDiscovery,
+  parseAutoDiscoverySpec,
+} from './auto-discovery.js';
+export { clusterNameOf } from './cluster-name.js';
+export { nodeGroupBoundsOf } from './eligibility.js';
+export {
+  type AutoscalerKeys,
+  allDeleteMachineAnnotations,
+  autoscalerKeys,
+  capiGroup,
+  clusterNameLabels,
+  deleteMachineAnnotationsByVersion,
+  legacyCapiGroup,
+  machineAnnotations,
+  maxSizeAnnotations,
+  minSizeAnnotations,
+} from './keys.js';
+export type { KubeObject, ObjectMeta, OwnerReference } from './objects.js';
+export {
+  failedMachineProviderID,
+  isFailedMachineProviderID,
+  machineKeyFromFailedProviderID,
+} from './placeholders.js';
+export {
+  annotationPath,
+  parseScalingBounds,
+  type ScalingBounds,
+  type ScalingBoundsError,
+} from './scaling-bounds.js';
