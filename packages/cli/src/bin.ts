@@ -1,5 +1,11 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+import { enableCompileCache } from 'node:module';
+
+// Node's on-disk cache of compiled modules (Node >= 22.1): a second start skips parsing and
+// compiling the CLI's modules. Turned on before anything else is imported, hence the dynamic
+// import below; a cache that cannot be written is skipped by Node without an error.
+enableCompileCache();
+const { main } = await import('./main.js');
 
 // A reader that stops early (`capi-kit providerid parse < ids | head`) closes the pipe;
 // that is the reader's choice, not an error of ours, so end quietly as other Unix tools do.

@@ -1,10 +1,10 @@
-import type { Command } from './command.js';
+import type { Command, CommandBody, CommandEntry } from './command.js';
 import { commands as defaultCommands } from './commands/index.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { type CliIO, InputFileError, processIO } from './io.js';
 import { version } from './version.js';
 
-function help(commands: readonly Command[]): string {
+function help(commands: readonly (Command | CommandEntry)[]): string {
   const width = Math.max(0, ...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
@@ -28,7 +28,7 @@ function help(commands: readonly Command[]): string {
 export async function main(
   argv: readonly string[],
   io: CliIO = processIO,
-  commands: readonly Command[] = defaultCommands,
+  commands: readonly (Command | CommandEntry)[] = defaultCommands,
 ): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
@@ -44,12 +44,13 @@ export async function main(
     io.stderr(`capi-kit: unknown command '${first}'\nRun 'capi-kit --help' for the list of commands.\n`);
     return ExitCode.usage;
   }
+  const body: CommandBody = 'load' in command ? await command.load() : command;
   if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
+    io.stdout(body.usage.endsWith('\n') ? body.usage : `${body.usage}\n`);
     return ExitCode.ok;
   }
   try {
-    return await command.run(rest, io);
+    return await body.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(

@@ -9,7 +9,7 @@ import {
 } from '@capi-kit/conversion';
 import { allConversionPlugins } from '@capi-kit/providers';
 import { oneOf, parseCommandLine } from '../args.js';
-import type { Command } from '../command.js';
+import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIO, readInput } from '../io.js';
 
@@ -52,9 +52,7 @@ async function writeReport(io: CliIO, target: string, report: ConversionReport):
   }
 }
 
-export const convertCommand: Command = {
-  name: 'convert',
-  summary: 'convert manifests between Cluster API v1alpha1 and v1alpha2, losslessly',
+export const convertCommand: CommandBody = {
   usage,
   run: async (args, io) => {
     const { values, positionals } = parseCommandLine(args, {

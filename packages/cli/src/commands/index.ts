@@ -1,18 +1,35 @@
-import type { Command } from '../command.js';
-import { convertCommand } from './convert.js';
-import { leaseCommand } from './lease.js';
-import { phaseCommand } from './phase.js';
-import { providerIDCommand } from './providerid.js';
-import { validateCommand } from './validate.js';
+import type { CommandEntry } from '../command.js';
 
 /**
- * Every subcommand, in the order `--help` lists them. A new command is one module in
- * this folder plus one line here.
+ * Every subcommand, in the order `--help` lists them. A new command is one module in this
+ * folder (exporting its `CommandBody`) plus one row here. A command's module, and with it
+ * the packages it uses, is imported only when that command runs, so `capi-kit --version`
+ * or `capi-kit providerid ...` never loads the Kubernetes client or the converters.
  */
-export const commands: readonly Command[] = [
-  convertCommand,
-  validateCommand,
-  phaseCommand,
-  providerIDCommand,
-  leaseCommand,
+export const commands: readonly CommandEntry[] = [
+  {
+    name: 'convert',
+    summary: 'convert manifests between Cluster API v1alpha1 and v1alpha2, losslessly',
+    load: async () => (await import('./convert.js')).convertCommand,
+  },
+  {
+    name: 'validate',
+    summary: 'check Cluster API manifests against the v1alpha1/v1alpha2 schemas',
+    load: async () => (await import('./validate.js')).validateCommand,
+  },
+  {
+    name: 'phase',
+    summary: 'compute the v1alpha2 phase of each Machine and Cluster in a manifest',
+    load: async () => (await import('./phase.js')).phaseCommand,
+  },
+  {
+    name: 'providerid',
+    summary: 'parse providerIDs of every cloud, and match node IDs to machine IDs',
+    load: async () => (await import('./providerid.js')).providerIDCommand,
+  },
+  {
+    name: 'lease',
+    summary: 'acquire, renew, release, hold or inspect the maintenance lease of a node',
+    load: async () => (await import('./lease.js')).leaseCommand,
+  },
 ];

@@ -5,7 +5,7 @@ import type {
   NodeLeaseObserverOptions,
 } from '@capi-kit/lease';
 import { oneOf, parseCommandLine } from '../args.js';
-import type { Command } from '../command.js';
+import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 
@@ -300,9 +300,7 @@ async function hold(client: NodeLeaseClient, node: string, io: CliIO, asJson: bo
   }
 }
 
-export const leaseCommand: Command = {
-  name: 'lease',
-  summary: 'acquire, renew, release, hold or inspect the maintenance lease of a node',
+export const leaseCommand: CommandBody = {
   usage,
   run,
 };

@@ -10,7 +10,7 @@ import {
 import * as v1alpha1 from '@capi-kit/core/v1alpha1';
 import * as v1alpha2 from '@capi-kit/core/v1alpha2';
 import { parseCommandLine } from '../args.js';
-import type { Command } from '../command.js';
+import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { readManifestInput } from '../manifest-input.js';
 
@@ -202,9 +202,7 @@ function table(rows: readonly PhaseRow[]): string {
     .join('');
 }
 
-export const phaseCommand: Command = {
-  name: 'phase',
-  summary: 'compute the v1alpha2 phase of each Machine and Cluster in a manifest',
+export const phaseCommand: CommandBody = {
   usage,
   run: async (args, io) => {
     const { values, positionals } = parseCommandLine(args, {

@@ -1,7 +1,7 @@
 import type { ParseOptions, ParseProviderIDResult } from '@capi-kit/core/providerid';
 import { parseProviderID, providerIDRegistry, sameInstance } from '@capi-kit/providers';
 import { parseCommandLine } from '../args.js';
-import type { Command } from '../command.js';
+import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 
@@ -138,9 +138,7 @@ function runClouds(json: boolean, io: CliIO) {
   return ExitCode.ok;
 }
 
-export const providerIDCommand: Command = {
-  name: 'providerid',
-  summary: 'parse providerIDs of every cloud, and match node IDs to machine IDs',
+export const providerIDCommand: CommandBody = {
   usage,
   async run(args, io) {
     const { values, positionals } = parseCommandLine(args, {

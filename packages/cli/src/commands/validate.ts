@@ -1,7 +1,7 @@
 import { type DecodeError, decode } from '@capi-kit/core';
 import { documentLabel, type ManifestDocument } from '@capi-kit/core/manifest';
 import { parseCommandLine } from '../args.js';
-import type { Command } from '../command.js';
+import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { readManifestInput } from '../manifest-input.js';
 
@@ -77,9 +77,7 @@ function checkDocument(doc: ManifestDocument, strict: boolean): Verdict[] {
   return check(doc.value, `${documentLabel(doc)}: `, strict);
 }
 
-export const validateCommand: Command = {
-  name: 'validate',
-  summary: 'check Cluster API manifests against the v1alpha1/v1alpha2 schemas',
+export const validateCommand: CommandBody = {
   usage,
   run: async (args, io) => {
     const { values, positionals } = parseCommandLine(args, {
