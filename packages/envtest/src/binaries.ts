@@ -8,7 +8,8 @@ import { join } from 'node:path';
 //   2. $KUBEBUILDER_ASSETS/{kube-apiserver,etcd};
 //   3. the newest version in the setup-envtest store, which is also where
 //      scripts/build-control-plane.sh installs what it builds;
-//   4. /usr/local/kubebuilder/bin.
+//   4. /usr/local/kubebuilder/bin (CAPI_KIT_ENVTEST_LEGACY_DIR replaces it, so that tests
+//      and fixture runs on machines that have that directory can still see "nothing found").
 
 /** Paths of the two binaries and where they were found. */
 export interface ControlPlaneBinaries {
@@ -105,7 +106,7 @@ export function findControlPlaneBinaries(env: NodeJS.ProcessEnv = process.env): 
     const found = check(join(dir, 'kube-apiserver'), join(dir, 'etcd'), `setup-envtest store ${dir}`);
     if (found) return { found: true, binaries: found };
   }
-  const legacy = '/usr/local/kubebuilder/bin';
+  const legacy = env.CAPI_KIT_ENVTEST_LEGACY_DIR || '/usr/local/kubebuilder/bin';
   const found = check(join(legacy, 'kube-apiserver'), join(legacy, 'etcd'), legacy);
   if (found) return { found: true, binaries: found };
   return { found: false, tried };

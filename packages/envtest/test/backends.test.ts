@@ -6,12 +6,13 @@ import { chooseBackend, NoControlPlaneError, probeDocker, startControlPlane } fr
 import setup from '../src/vitest/global-setup.js';
 
 // An environment in which no backend can exist: no kubeconfig variable, an empty
-// setup-envtest store, no Docker socket.
+// setup-envtest store and legacy directory, no Docker socket.
 const empty = mkdtempSync(join(tmpdir(), 'envtest-nobackend-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
 const nothing: NodeJS.ProcessEnv = {
   XDG_DATA_HOME: empty,
   HOME: empty,
+  CAPI_KIT_ENVTEST_LEGACY_DIR: join(empty, 'kubebuilder/bin'),
   DOCKER_HOST: `unix://${join(empty, 'docker.sock')}`,
 };
 

@@ -75,12 +75,27 @@ describe('findControlPlaneBinaries', () => {
     const missing = findControlPlaneBinaries({
       XDG_DATA_HOME: empty,
       KUBEBUILDER_ASSETS: join(empty, 'nope'),
+      CAPI_KIT_ENVTEST_LEGACY_DIR: join(empty, 'legacy'),
     });
     expect(missing.found).toBe(false);
     if (!missing.found) {
       expect(missing.tried.join('\n')).toContain(`KUBEBUILDER_ASSETS=${join(empty, 'nope')}: not executable`);
       expect(missing.tried.join('\n')).toContain('setup-envtest store');
+      expect(missing.tried.join('\n')).toContain(`${join(empty, 'legacy')}: not executable`);
     }
+  });
+
+  it('falls back to the legacy directory last (/usr/local/kubebuilder/bin unless overridden)', () => {
+    const home = tempDir();
+    const legacy = join(home, 'kubebuilder/bin');
+    fakeBinaries(legacy);
+    expect(findControlPlaneBinaries({ XDG_DATA_HOME: home, CAPI_KIT_ENVTEST_LEGACY_DIR: legacy })).toEqual({
+      found: true,
+      binaries: { kubeApiServer: join(legacy, 'kube-apiserver'), etcd: join(legacy, 'etcd'), source: legacy },
+    });
+    const lookup = findControlPlaneBinaries({ XDG_DATA_HOME: home });
+    if (!lookup.found) expect(lookup.tried.at(-1)).toMatch(/^\/usr\/local\/kubebuilder\/bin: not executable/);
+    else expect(lookup.binaries.source).toBe('/usr/local/kubebuilder/bin');
   });
 
   it('locates the store under XDG_DATA_HOME or ~/.local/share', () => {

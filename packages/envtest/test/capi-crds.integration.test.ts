@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InstalledCrd } from '../src/index.js';
-import { useControlPlane } from '../src/vitest/index.js';
+import { noControlPlane, useControlPlane } from '../src/vitest/index.js';
 
 // The Cluster API CRDs of the v1alpha1 (v0.1.10) and v1alpha2 (v0.2.11) releases are
 // apiextensions.k8s.io/v1beta1 manifests; installCRDs converts them to v1.
@@ -115,7 +115,7 @@ const v1alpha2Objects: Record<string, Obj> = {
   },
 };
 
-describe('Cluster API CRDs (v1beta1 manifests) on a real apiserver', () => {
+describe.skipIf(noControlPlane())('Cluster API CRDs (v1beta1 manifests) on a real apiserver', () => {
   let installed: InstalledCrd[] = [];
   beforeAll(async () => {
     installed = [

@@ -4,18 +4,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { chooseBackend, restRequest, startControlPlane } from '../src/index.js';
+import { restRequest, startControlPlane } from '../src/index.js';
+import { noControlPlane } from '../src/vitest/index.js';
 import { eventually, processesMentioning } from './helpers/processes.js';
 
 // Private control planes (not the shared one of the global setup): these tests stop,
 // restart and kill them. They need the local backend.
-const choice = await chooseBackend({ backend: 'local' });
-const local = choice.chosen !== undefined;
-if (!local && process.env.CI === 'true')
-  throw new Error(`CI=true but no local binaries: ${choice.skipped.join('; ')}`);
-const describeLocal = local ? describe : describe.skip;
-
-describeLocal('a private local control plane', () => {
+describe.skipIf(noControlPlane('private-local'))('a private local control plane', () => {
   it('starts ready, serves the API, and stop() leaves no process or directory behind', async () => {
     const lines: string[] = [];
     const plane = await startControlPlane({ backend: 'local', log: (l) => lines.push(l) });

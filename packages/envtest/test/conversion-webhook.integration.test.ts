@@ -6,7 +6,7 @@ import {
   startWebhookServer,
   type WebhookServer,
 } from '../src/index.js';
-import { useControlPlane } from '../src/vitest/index.js';
+import { noControlPlane, useControlPlane } from '../src/vitest/index.js';
 
 // A CRD with two versions of one kind; the apiserver converts between them by calling a
 // webhook that this test process serves over HTTPS on loopback. v1 says `color` (a
@@ -47,7 +47,7 @@ const schema = (specProperties: Record<string, unknown>) => ({
   },
 });
 
-describe('CRD conversion webhook served by the test process', () => {
+describe.skipIf(noControlPlane())('CRD conversion webhook served by the test process', () => {
   let webhook: WebhookServer;
   beforeAll(async () => {
     webhook = await startWebhookServer(

@@ -6,7 +6,7 @@ import {
   type V1Lease,
 } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { useControlPlane } from '../src/vitest/index.js';
+import { noControlPlane, useControlPlane } from '../src/vitest/index.js';
 
 const cp = useControlPlane();
 
@@ -20,7 +20,7 @@ async function statusOf(promise: Promise<unknown>): Promise<number | 'ok'> {
   }
 }
 
-describe('the shared control plane (vitest global setup)', () => {
+describe.skipIf(noControlPlane())('the shared control plane (vitest global setup)', () => {
   it('gives each test file its own namespace, named after the file', async () => {
     expect(cp.namespace).toMatch(/^shared-control-plane-[0-9a-f]{8}$/);
     const ns = await cp.kubeConfig.makeApiClient(CoreV1Api).readNamespace({ name: cp.namespace });
@@ -65,44 +65,47 @@ describe('the shared control plane (vitest global setup)', () => {
     expect(after.spec?.holderIdentity).toBe('tester-2');
   });
 
-  it('kubeConfigFor() mints a non-admin user that RBAC governs', async () => {
-    const namespace = cp.namespace;
-    const userKc = await cp.kubeConfigFor('lease-reader', ['capi-kit:testers']);
-    const userLeases = userKc.makeApiClient(CoordinationV1Api);
-    expect(await statusOf(userLeases.listNamespacedLease({ namespace }))).toBe(403);
+  it.skipIf(noControlPlane('client-certificates'))(
+    'kubeConfigFor() mints a non-admin user that RBAC governs',
+    async () => {
+      const namespace = cp.namespace;
+      const userKc = await cp.kubeConfigFor('lease-reader', ['capi-kit:testers']);
+      const userLeases = userKc.makeApiClient(CoordinationV1Api);
+      expect(await statusOf(userLeases.listNamespacedLease({ namespace }))).toBe(403);
 
-    const rbac = cp.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-    await rbac.createNamespacedRole({
-      namespace,
-      body: {
-        metadata: { name: 'lease-reader' },
-        rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list'] }],
-      },
-    });
-    // Bound to the group, so this also proves the groups reached the apiserver.
-    await rbac.createNamespacedRoleBinding({
-      namespace,
-      body: {
-        metadata: { name: 'lease-reader' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lease-reader' },
-        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'capi-kit:testers' }],
-      },
-    });
-    // RBAC changes reach the authorizer through an informer: allow it a moment.
-    let status: number | 'ok' = 403;
-    for (let i = 0; i < 50 && status !== 'ok'; i++) {
-      status = await statusOf(userLeases.listNamespacedLease({ namespace }));
-      if (status !== 'ok') await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(status).toBe('ok');
-    // Reading was granted, writing was not.
-    expect(
-      await statusOf(
-        userLeases.createNamespacedLease({ namespace, body: { metadata: { name: 'x' }, spec: {} } }),
-      ),
-    ).toBe(403);
-    expect(await statusOf(userLeases.listNamespacedLease({ namespace: 'default' }))).toBe(403);
-  });
+      const rbac = cp.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+      await rbac.createNamespacedRole({
+        namespace,
+        body: {
+          metadata: { name: 'lease-reader' },
+          rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list'] }],
+        },
+      });
+      // Bound to the group, so this also proves the groups reached the apiserver.
+      await rbac.createNamespacedRoleBinding({
+        namespace,
+        body: {
+          metadata: { name: 'lease-reader' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lease-reader' },
+          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'capi-kit:testers' }],
+        },
+      });
+      // RBAC changes reach the authorizer through an informer: allow it a moment.
+      let status: number | 'ok' = 403;
+      for (let i = 0; i < 50 && status !== 'ok'; i++) {
+        status = await statusOf(userLeases.listNamespacedLease({ namespace }));
+        if (status !== 'ok') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe('ok');
+      // Reading was granted, writing was not.
+      expect(
+        await statusOf(
+          userLeases.createNamespacedLease({ namespace, body: { metadata: { name: 'x' }, spec: {} } }),
+        ),
+      ).toBe(403);
+      expect(await statusOf(userLeases.listNamespacedLease({ namespace: 'default' }))).toBe(403);
+    },
+  );
 
   it('hands out a kubeconfig file usable by other tools', async () => {
     const { KubeConfig } = await import('@kubernetes/client-node');

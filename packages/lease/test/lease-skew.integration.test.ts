@@ -1,4 +1,4 @@
-import { useControlPlane } from '@capi-kit/envtest/vitest';
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { leaseClient, nodeName } from './helpers/clients.js';
@@ -19,7 +19,7 @@ async function storedRenewTime(node: string): Promise<string> {
   return String(lease.spec?.renewTime);
 }
 
-describe('clock skew', () => {
+describe.skipIf(noControlPlane())('clock skew', () => {
   for (const offset of [-hours(2), +hours(2)]) {
     it(`the local-clock rule ignores a holder whose clock is ${offset < 0 ? 'behind' : 'ahead'} by 2 h`, async () => {
       const node = nodeName('skew');

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { useControlPlane } from '@capi-kit/envtest/vitest';
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { HeldLease, type LeaseChange, LeaseManager, NodeLeaseObserver } from '../src/index.js';
@@ -8,7 +8,7 @@ import { eventually } from './helpers/eventually.js';
 
 const env = useControlPlane();
 
-describe('watch()', () => {
+describe.skipIf(noControlPlane())('watch()', () => {
   it('reports existing leases, then acquisitions, renewals, releases and deletions as they happen', async () => {
     const early = nodeName('early');
     const late = nodeName('late');
@@ -52,7 +52,7 @@ describe('watch()', () => {
   });
 });
 
-describe('LeaseManager', () => {
+describe.skipIf(noControlPlane())('LeaseManager', () => {
   it('holds many node leases from one process and renews them in bounded cycles', async () => {
     const nodes = Array.from({ length: 40 }, () => nodeName('fleet'));
     const client = leaseClient(env.kubeConfig, env.namespace, 'fleet-agent');

@@ -32,6 +32,58 @@ export interface ControlPlaneHandle {
   createNamespace(prefix?: string): Promise<string>;
 }
 
+/**
+ * What a test file needs from the run's control plane:
+ * - `shared`: the control plane of the run, whatever its backend (`useControlPlane()`);
+ * - `client-certificates`: the shared one, able to mint users (`kubeConfigFor()`): not an
+ *   existing cluster, whose client CA envtest does not hold;
+ * - `private-local`: a control plane of its own from the local binaries
+ *   (`startControlPlane({ backend: 'local' })`), for feature gates, extra flags or
+ *   `restartApiServer()`: only when the run itself uses the local backend.
+ */
+export type ControlPlaneNeed = 'shared' | 'client-certificates' | 'private-local';
+
+const backendsFor: Record<ControlPlaneNeed, { backends: readonly BackendKind[]; why: string }> = {
+  shared: { backends: ['existing', 'local', 'k3s'], why: 'a control plane' },
+  'client-certificates': {
+    backends: ['local', 'k3s'],
+    why: 'client certificates from the cluster CA (kubeConfigFor), which an existing cluster does not give',
+  },
+  'private-local': {
+    backends: ['local'],
+    why: 'a private local control plane (own flags or restarts), which only the local backend gives',
+  },
+};
+
+function provided(): ProvidedControlPlane {
+  const value = inject(providedKey) as ProvidedControlPlane | undefined;
+  if (value === undefined) {
+    throw new Error(
+      'found no control plane: add @capi-kit/envtest/vitest/global-setup to ' +
+        'test.globalSetup in the vitest config of this project',
+    );
+  }
+  return value;
+}
+
+/**
+ * Why the tests that need `need` cannot run in this run, or `false` when they can. Call it
+ * at collection time, the one way integration tests skip:
+ *
+ *     describe.skipIf(noControlPlane())('…', () => { beforeAll(…); it(…); });
+ *
+ * A skipped describe runs none of its hooks, so a `beforeAll` that talks to the server
+ * never fails for want of one. Under `CI=true` the global setup fails the run before
+ * this is asked, so CI never skips for a missing control plane.
+ */
+export function noControlPlane(need: ControlPlaneNeed = 'shared'): string | false {
+  const run = provided();
+  if (!run.available) return `no control plane: ${run.reason}`;
+  const { backends, why } = backendsFor[need];
+  if (backends.includes(run.connection.backend)) return false;
+  return `needs ${why}; this run uses the ${run.connection.backend} backend`;
+}
+
 function prefixFromFile(name: string | undefined): string {
   const base = (name ?? '').split('/').pop() ?? '';
   return base.replace(/\.(integration\.)?(test|spec)\.[cm]?[jt]sx?$/, '') || 'test';
@@ -41,22 +93,18 @@ function prefixFromFile(name: string | undefined): string {
  * Call at the top of a test file. Registers hooks that create a fresh namespace for the
  * file (and delete it afterwards) and returns a handle to the run's shared control plane.
  * When no control plane is available (and CI is not set), every test of the file is
- * skipped with the reason.
+ * skipped with the reason; wrap the file's tests in `describe.skipIf(noControlPlane())` so
+ * that its own `beforeAll` hooks are skipped too.
  */
 export function useControlPlane(options: UseControlPlaneOptions = {}): ControlPlaneHandle {
-  const provided = inject(providedKey) as ProvidedControlPlane | undefined;
-  if (provided === undefined) {
-    throw new Error(
-      'useControlPlane() found no control plane: add @capi-kit/envtest/vitest/global-setup to ' +
-        'test.globalSetup in the vitest config of this project',
-    );
-  }
-  if (!provided.available) {
+  const run = provided();
+  if (!run.available) {
+    // Tests outside a `describe.skipIf(noControlPlane())` are still skipped, one by one.
     beforeEach((context) => {
-      context.skip(`no control plane: ${provided.reason}`);
+      context.skip(`no control plane: ${run.reason}`);
     });
     const unavailable = (): never => {
-      throw new Error(`no control plane: ${provided.reason}`);
+      throw new Error(`no control plane: ${run.reason}`);
     };
     return {
       get backend(): BackendKind {
@@ -80,7 +128,7 @@ export function useControlPlane(options: UseControlPlaneOptions = {}): ControlPl
     };
   }
 
-  const client: ControlPlaneClient = connect(provided.connection);
+  const client: ControlPlaneClient = connect(run.connection);
   const created: string[] = [];
   let namespace: string | undefined;
   const createNamespace = async (prefix?: string) => {
