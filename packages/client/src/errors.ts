@@ -1,0 +1,141 @@
+import type { SchemaError } from '@capi-kit/core';
+
+/** The object a request was about: `Machine default/web-0 (cluster.x-k8s.io/v1alpha2)`. */
+export interface ObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
+/** An object the server returned that does not match its schema: kept raw, with every error. */
+export interface InvalidObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  /** The object exactly as served. */
+  readonly object: unknown;
+  /** Every schema error, each with its JSON path. */
+  readonly errors: readonly SchemaError[];
+  readonly message: string;
+}
+
+/** Status codes the server answers with, by what they mean to a caller. */
+const STATUS_CODES = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'conflict',
+  410: 'gone',
+  422: 'rejected',
+} as const;
+
+type StatusCode = (typeof STATUS_CODES)[keyof typeof STATUS_CODES];
+
+/** Why a client call failed. Every variant has a one-line `message` naming the object. */
+export type ClientError =
+  | {
+      /** The API server answered with an error status; `reason` is its Status reason (e.g. `AlreadyExists`). */
+      readonly code: StatusCode | 'api';
+      readonly status: number;
+      readonly reason?: string;
+      readonly target: ObjectRef;
+      readonly message: string;
+    }
+  | {
+      /** The request never got an answer (connection refused, TLS, DNS, timeout). */
+      readonly code: 'unreachable';
+      readonly target: ObjectRef;
+      readonly message: string;
+    }
+  | {
+      /** This apiVersion or kind is not one the client types, or the server does not serve it. */
+      readonly code: 'not-served';
+      readonly target: ObjectRef;
+      readonly message: string;
+    }
+  | ({
+      /** The object was read, but does not decode; it is returned raw with its errors. */
+      readonly code: 'invalid-object';
+      readonly path: string;
+    } & InvalidObject)
+  | {
+      /** The version view could not convert the object; `object` is the object as served. */
+      readonly code: 'conversion-failed';
+      readonly target: ObjectRef;
+      readonly object: unknown;
+      readonly path?: string;
+      readonly message: string;
+    }
+  | {
+      /** A precondition the caller set did not hold (e.g. a stale resourceVersion on setScale). */
+      readonly code: 'precondition-failed';
+      readonly target: ObjectRef;
+      readonly message: string;
+    };
+
+/** `Machine ns/name (cluster.x-k8s.io/v1alpha2)`, or `Machines in ns (…)` for a collection. */
+export function describeRef(ref: ObjectRef): string {
+  const where = ref.namespace === undefined ? '' : `${ref.namespace}/`;
+  if (ref.name === undefined) {
+    const scope = ref.namespace === undefined ? ' in all namespaces' : ` in namespace ${ref.namespace}`;
+    return `${ref.kind} objects${scope} (${ref.apiVersion})`;
+  }
+  return `${ref.kind} ${where}${ref.name} (${ref.apiVersion})`;
+}
+
+function statusBody(body: unknown): { message?: string; reason?: string } {
+  let value: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return body.trim() === '' ? {} : { message: body.trim().slice(0, 300) };
+    }
+  }
+  if (typeof value !== 'object' || value === null) return {};
+  const { message, reason } = value as { message?: unknown; reason?: unknown };
+  return {
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
+  };
+}
+
+/** The HTTP status of an error thrown by client-node, if it carries one. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  if (typeof code === 'number') return code;
+  if (typeof statusCode === 'number') return statusCode;
+  return undefined;
+}
+
+function causeText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const inner = cause instanceof Error ? `: ${cause.message}` : '';
+  return `${error.message}${inner}`;
+}
+
+/** Turns anything client-node throws into a ClientError about `target`. */
+export function clientErrorFrom(error: unknown, target: ObjectRef, verb: string): ClientError {
+  const status = httpStatusOf(error);
+  const what = `${verb} ${describeRef(target)}`;
+  if (status === undefined) {
+    return {
+      code: 'unreachable',
+      target,
+      message: `${what}: no answer from the API server: ${causeText(error)}`,
+    };
+  }
+  const { message, reason } = statusBody((error as { body?: unknown }).body);
+  const code: StatusCode | 'api' = (STATUS_CODES as Record<number, StatusCode>)[status] ?? 'api';
+  return {
+    code,
+    status,
+    ...(reason === undefined ? {} : { reason }),
+    target,
+    message: `${what}: HTTP ${status}${reason === undefined ? '' : ` ${reason}`}${message === undefined ? '' : `: ${message}`}`,
+  };
+}

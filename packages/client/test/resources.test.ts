@@ -1,0 +1,63 @@
+import { ApiException } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { clientErrorFrom } from '../src/errors.js';
+import { API_VERSIONS, CAPI_GROUPS, KINDS, kindsOf, resourceInfo } from '../src/resources.js';
+
+describe('the kind/version table', () => {
+  it('types every kind of every version with a REST name, scale only on MachineSet and MachineDeployment', () => {
+    expect(API_VERSIONS.map((r) => r.apiVersion)).toEqual([
+      'cluster.k8s.io/v1alpha1',
+      'cluster.x-k8s.io/v1alpha2',
+    ]);
+    expect(CAPI_GROUPS).toEqual(['cluster.k8s.io', 'cluster.x-k8s.io']);
+    expect(kindsOf('cluster.k8s.io/v1alpha1')).toEqual(Object.keys(KINDS));
+    expect(kindsOf('cluster.x-k8s.io/v1alpha2')).toEqual([
+      'Cluster',
+      'Machine',
+      'MachineSet',
+      'MachineDeployment',
+    ]);
+    expect(resourceInfo('cluster.x-k8s.io/v1alpha2', 'MachineDeployment')).toMatchObject({
+      group: 'cluster.x-k8s.io',
+      version: 'v1alpha2',
+      plural: 'machinedeployments',
+      scale: true,
+    });
+    expect(resourceInfo('cluster.x-k8s.io/v1alpha2', 'Machine')?.scale).toBe(false);
+    // Lists and kinds a version lacks are not resources.
+    expect(resourceInfo('cluster.x-k8s.io/v1alpha2', 'MachineList')).toBeUndefined();
+    expect(resourceInfo('cluster.x-k8s.io/v1alpha2', 'MachineClass')).toBeUndefined();
+    expect(resourceInfo('cluster.x-k8s.io/v9', 'Machine')).toBeUndefined();
+  });
+});
+
+describe('client errors', () => {
+  const target = { apiVersion: 'cluster.x-k8s.io/v1alpha2', kind: 'Machine', namespace: 'ns', name: 'm' };
+
+  it('names the object, the status, the Status reason and message', () => {
+    const body = JSON.stringify({
+      kind: 'Status',
+      reason: 'Conflict',
+      message: 'the object has been modified',
+    });
+    const error = clientErrorFrom(new ApiException(409, 'x', body, {}), target, 'replace');
+    expect(error).toMatchObject({ code: 'conflict', status: 409, reason: 'Conflict' });
+    expect(error.message).toBe(
+      'replace Machine ns/m (cluster.x-k8s.io/v1alpha2): HTTP 409 Conflict: the object has been modified',
+    );
+  });
+
+  it('maps statuses to codes, and anything without a status to unreachable', () => {
+    const codes = [401, 403, 404, 410, 422, 500].map(
+      (status) => clientErrorFrom(new ApiException(status, 'x', '', {}), target, 'get').code,
+    );
+    expect(codes).toEqual(['unauthorized', 'forbidden', 'not-found', 'gone', 'rejected', 'api']);
+    const refused = clientErrorFrom(
+      new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }),
+      target,
+      'get',
+    );
+    expect(refused).toMatchObject({ code: 'unreachable' });
+    expect(refused.message).toMatch(/no answer from the API server: fetch failed: connect ECONNREFUSED/);
+  });
+});
