@@ -17,6 +17,7 @@ export {
 } from './auto-discovery.js';
 export { clusterNameOf } from './cluster-name.js';
 export { nodeGroupBoundsOf } from './eligibility.js';
+export { NodeGroupError, type NodeGroupErrorCode } from './errors.js';
 export {
   type AutoscalerKeys,
   allDeleteMachineAnnotations,
@@ -29,6 +30,14 @@ export {
   maxSizeAnnotations,
   minSizeAnnotations,
 } from './keys.js';
+export type { CapiApi } from './management-api.js';
+export type { Maintenance, NodeGroup, NodeGroupInstance, NodeLike, NodeResolution } from './node-group.js';
+export {
+  createNodeGroupProvider,
+  type LeaseGuardOptions,
+  type NodeGroupProvider,
+  type NodeGroupProviderOptions,
+} from './node-group-provider.js';
 export type { KubeObject, ObjectMeta, OwnerReference } from './objects.js';
 export {
   failedMachineProviderID,
@@ -41,3 +50,13 @@ export {
   type ScalingBounds,
   type ScalingBoundsError,
 } from './scaling-bounds.js';
+export {
+  type GroupEntry,
+  groupIdOf,
+  type MatchedBy,
+  type Problem,
+  type ScalableKind,
+  Snapshot,
+  type SnapshotInput,
+} from './snapshot.js';
+export type { WorkloadOption } from './workloads.js';

@@ -1,0 +1,90 @@
+/**
+ * The caches node groups read from: one client-node informer (list, then watch from the
+ * list's resourceVersion, relist on 410) per resource, restarted with back-off when its
+ * watch or list fails, which client-node's informer does not do on its own.
+ *
+ * This is the only module that builds informers: when `@capi-kit/client` lands its typed
+ * informers with recovery, this module is what to swap for them.
+ */
+import { type KubeConfig, makeInformer } from '@kubernetes/client-node';
+import type { KubeObject } from './objects.js';
+
+export interface ResourceCache<T extends KubeObject> {
+  /** Every object in the cache. */
+  list(): T[];
+  /** One object by namespace and name (namespace `''` for cluster-scoped objects). */
+  get(namespace: string, name: string): T | undefined;
+  /** The last list or watch failure since the cache last synced, if any. */
+  readonly lastError: unknown;
+  stop(): Promise<void>;
+}
+
+export interface CacheOptions {
+  readonly kubeConfig: KubeConfig;
+  /** The watch path, e.g. `/apis/cluster.x-k8s.io/v1alpha2/machines`. */
+  readonly path: string;
+  /** One full list; its items must be the cached kind (checked by the caller's typing only). */
+  readonly list: () => Promise<{ readonly items: readonly unknown[]; readonly metadata?: unknown }>;
+  /** Called after every add, update or delete, and after a relist. */
+  readonly onChange: () => void;
+}
+
+const firstRetryMs = 500;
+const maxRetryMs = 30_000;
+
+/**
+ * Starts a cache and resolves once its first list has been read; rejects when that first
+ * list fails (wrong credentials, resource not served), so a caller never runs on an
+ * empty cache it believes synced.
+ */
+export async function startCache<T extends KubeObject>(options: CacheOptions): Promise<ResourceCache<T>> {
+  // biome-ignore lint/suspicious/noExplicitAny: client-node's informer wants its own object type
+  const informer = makeInformer<any>(options.kubeConfig, options.path, options.list as any);
+  let stopped = false;
+  let lastError: unknown;
+  let retryMs = firstRetryMs;
+  let timer: NodeJS.Timeout | undefined;
+  const changed = () => {
+    lastError = undefined;
+    retryMs = firstRetryMs;
+    options.onChange();
+  };
+  informer.on('add', changed);
+  informer.on('update', changed);
+  informer.on('delete', changed);
+  let started = false;
+  informer.on('error', (error: unknown) => {
+    lastError = error;
+    // Before the first sync the caller hears of the failure instead (see below).
+    if (stopped || !started) return;
+    // client-node's informer stops on any error but a 410; restart it, backing off.
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (!stopped) informer.start().catch(() => {});
+    }, retryMs);
+    timer.unref();
+    retryMs = Math.min(retryMs * 2, maxRetryMs);
+  });
+  // client-node's start() resolves even when its list fails (it reports the failure to
+  // the error callbacks), so the first failure is thrown here.
+  await informer.start();
+  if (lastError !== undefined) {
+    stopped = true;
+    await informer.stop();
+    throw lastError;
+  }
+  started = true;
+  options.onChange();
+  return {
+    list: () => informer.list() as T[],
+    get: (namespace, name) => informer.get(name, namespace) as T | undefined,
+    get lastError() {
+      return lastError;
+    },
+    async stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await informer.stop();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The management-cluster calls node groups make: which Cluster API version is served,
+ * lists for the caches, the scale subresource, and Machine reads and replaces. Every
+ * failure becomes a NodeGroupError naming the operation and the server's own words.
+ */
+import { ApiException, ApisApi, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { NodeGroupError } from './errors.js';
+import { capiGroup, legacyCapiGroup } from './keys.js';
+import { isRecord, type KubeObject } from './objects.js';
+import type { ScalableKind } from './snapshot.js';
+
+/** The served Cluster API group and version, and whether it serves MachineDeployments. */
+export interface CapiApi {
+  readonly group: string;
+  readonly version: string;
+  /** `group/version`. */
+  readonly apiVersion: string;
+  readonly machineDeployments: boolean;
+}
+
+const plurals: Readonly<Record<ScalableKind | 'Machine', string>> = {
+  Machine: 'machines',
+  MachineSet: 'machinesets',
+  MachineDeployment: 'machinedeployments',
+};
+
+/** The autoscaling/v1 Scale fields used here. */
+export interface Scale {
+  readonly metadata?: { readonly resourceVersion?: string };
+  readonly spec?: { readonly replicas?: number };
+  readonly status?: unknown;
+}
+
+export const statusOf = (error: unknown): number | undefined =>
+  error instanceof ApiException
+    ? error.code
+    : error instanceof NodeGroupError
+      ? error.details.status
+      : undefined;
+
+export const isConflict = (error: unknown) => statusOf(error) === 409;
+export const isNotFound = (error: unknown) => statusOf(error) === 404;
+
+function serverMessage(body: unknown): string | undefined {
+  let parsed = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return body.trim() === '' ? undefined : body.slice(0, 500);
+    }
+  }
+  return isRecord(parsed) && typeof parsed.message === 'string' ? parsed.message : undefined;
+}
+
+/** Runs one API call; any failure becomes an `api-error` naming `operation`. */
+export async function apiCall<T>(operation: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof NodeGroupError) throw error;
+    if (error instanceof ApiException) {
+      const detail = serverMessage(error.body) ?? `HTTP ${error.code}`;
+      throw new NodeGroupError(
+        'api-error',
+        `${operation}: ${detail} (HTTP ${error.code})`,
+        { status: error.code },
+        {
+          cause: error,
+        },
+      );
+    }
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    const text = error instanceof Error ? error.message : String(error);
+    throw new NodeGroupError(
+      'api-error',
+      `${operation}: cannot reach the API server: ${text}${cause}`,
+      {},
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/**
+ * The Cluster API version to use: `apiVersion` when given, else the preferred version of
+ * `cluster.x-k8s.io`, else of `cluster.k8s.io` (v0.1). Whether MachineDeployments are
+ * served is probed, as cluster-autoscaler ≥ 1.19 does: without them only MachineSets are
+ * groups.
+ */
+export async function resolveCapiApi(kubeConfig: KubeConfig, apiVersion?: string): Promise<CapiApi> {
+  let group: string;
+  let version: string;
+  if (apiVersion !== undefined) {
+    const slash = apiVersion.indexOf('/');
+    if (slash <= 0 || slash === apiVersion.length - 1 || apiVersion.indexOf('/', slash + 1) >= 0)
+      throw new TypeError(`apiVersion must be GROUP/VERSION (got ${JSON.stringify(apiVersion)})`);
+    group = apiVersion.slice(0, slash);
+    version = apiVersion.slice(slash + 1);
+  } else {
+    const apis = await apiCall('discover API groups', () =>
+      kubeConfig.makeApiClient(ApisApi).getAPIVersions(),
+    );
+    const served = [capiGroup, legacyCapiGroup]
+      .map((name) => apis.groups.find((g) => g.name === name))
+      .find((g) => g !== undefined);
+    const preferred = served?.preferredVersion?.version ?? served?.versions[0]?.version;
+    if (served === undefined || preferred === undefined)
+      throw new NodeGroupError(
+        'api-error',
+        `the management cluster serves no Cluster API group (neither ${capiGroup} nor ${legacyCapiGroup})`,
+      );
+    group = served.name;
+    version = preferred;
+  }
+  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  let machineDeployments = true;
+  try {
+    await apiCall(`list ${plurals.MachineDeployment}.${group}/${version}`, () =>
+      api.listClusterCustomObject({ group, version, plural: plurals.MachineDeployment, limit: 1 }),
+    );
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    machineDeployments = false;
+  }
+  return { group, version, apiVersion: `${group}/${version}`, machineDeployments };
+}
+
+export class ManagementApi {
+  readonly #api: CustomObjectsApi;
+
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    readonly capi: CapiApi,
+  ) {
+    this.#api = kubeConfig.makeApiClient(CustomObjectsApi);
+  }
+
+  path(kind: ScalableKind | 'Machine'): string {
+    return `/apis/${this.capi.group}/${this.capi.version}/${plurals[kind]}`;
+  }
+
+  list(kind: ScalableKind | 'Machine') {
+    const { group, version } = this.capi;
+    return () =>
+      apiCall(`list ${plurals[kind]}.${group}/${version}`, () =>
+        this.#api.listClusterCustomObject({ group, version, plural: plurals[kind] }),
+      );
+  }
+
+  #target(kind: ScalableKind | 'Machine', namespace: string, name: string) {
+    const { group, version } = this.capi;
+    return { group, version, plural: plurals[kind], namespace, name };
+  }
+
+  getScale(kind: ScalableKind, namespace: string, name: string): Promise<Scale> {
+    return apiCall(`get scale of ${kind} ${namespace}/${name}`, () =>
+      this.#api.getNamespacedCustomObjectScale(this.#target(kind, namespace, name)),
+    );
+  }
+
+  /** Replaces the scale; the Scale's resourceVersion is the precondition (409 when stale). */
+  replaceScale(kind: ScalableKind, namespace: string, name: string, scale: Scale): Promise<Scale> {
+    return apiCall(`update scale of ${kind} ${namespace}/${name}`, () =>
+      this.#api.replaceNamespacedCustomObjectScale({ ...this.#target(kind, namespace, name), body: scale }),
+    );
+  }
+
+  getMachine(namespace: string, name: string): Promise<KubeObject> {
+    return apiCall(`get Machine ${namespace}/${name}`, () =>
+      this.#api.getNamespacedCustomObject(this.#target('Machine', namespace, name)),
+    );
+  }
+
+  /** Replaces a Machine; its resourceVersion is the precondition (409 when stale). */
+  replaceMachine(namespace: string, name: string, machine: KubeObject): Promise<KubeObject> {
+    return apiCall(`update Machine ${namespace}/${name}`, () =>
+      this.#api.replaceNamespacedCustomObject({ ...this.#target('Machine', namespace, name), body: machine }),
+    );
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * `createNodeGroupProvider`: cluster-autoscaler's clusterapi CloudProvider as a library.
+ * Caches Machines, MachineSets and MachineDeployments of the management cluster and the
+ * Nodes of the workload cluster(s); answers which node groups exist and which group a
+ * Node is in from those caches; reads and writes replicas and machines on the server.
+ */
+
+import type { ProviderIDRegistry } from '@capi-kit/core/providerid';
+import { type LeaseLocation, medik8sLeases, nodeNamedLeases } from '@capi-kit/lease';
+import { providerIDRegistry } from '@capi-kit/providers';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { type AutoDiscoverySpec, parseAutoDiscovery } from './auto-discovery.js';
+import { NodeGroupError } from './errors.js';
+import { type ResourceCache, startCache } from './informer.js';
+import { deleteMachineAnnotationsByVersion, legacyCapiGroup } from './keys.js';
+import { type CapiApi, ManagementApi, resolveCapiApi } from './management-api.js';
+import { NodeGroup, type NodeGroupContext, type NodeLike, type NodeResolution } from './node-group.js';
+import { type KubeObject, nameOf, namespaceOf, stringField } from './objects.js';
+import { groupIdOf, type Problem, Snapshot } from './snapshot.js';
+import { type WorkloadOption, Workloads } from './workloads.js';
+
+export interface LeaseGuardOptions {
+  /** The lease namespace (default: the layout's, `kube-node-maintenance` for the KEP layout). */
+  readonly namespace?: string;
+  /** Lease names: `kep` (named after the node, default), `medik8s` (`node-<node>`), or your own. */
+  readonly layout?: 'kep' | 'medik8s' | LeaseLocation;
+}
+
+export interface NodeGroupProviderOptions {
+  /** The management cluster: where the Machines, MachineSets and MachineDeployments are. */
+  readonly management: KubeConfig;
+  /**
+   * Where the Nodes are: the management cluster when omitted (a joined cluster), this
+   * cluster, or `'from-secret'` for each Cluster's own, read from its `<cluster>-kubeconfig`
+   * Secret (key `value`) in the management cluster.
+   */
+  readonly workload?: WorkloadOption;
+  /** `clusterapi:namespace=…,clusterName=…,label=value` specs, OR-ed; none admits everything. */
+  readonly autoDiscovery?: readonly string[];
+  /**
+   * The maintenance-lease guard, on by default: a node whose lease (read in the node's own
+   * cluster) is held or reserved is never deleted, and `nodes()` reports it.
+   */
+  readonly leaseGuard?: boolean | LeaseGuardOptions;
+  /** Pin the Cluster API version (`cluster.x-k8s.io/v1alpha2`, `cluster.k8s.io/v1alpha1`, …). */
+  readonly apiVersion?: string;
+  /** The providerID grammars that decide instance identity (default: every cloud). */
+  readonly registry?: ProviderIDRegistry;
+}
+
+export interface NodeGroupProvider {
+  /** The Cluster API version in use, e.g. `cluster.x-k8s.io/v1alpha2`. */
+  readonly apiVersion: string;
+  /** Whether that version serves MachineDeployments (otherwise only MachineSets are groups). */
+  readonly machineDeployments: boolean;
+  /**
+   * Every node group. Throws a NodeGroupError (`invalid-scaling-bounds`) when a candidate
+   * resource's bounds do not parse, as cluster-autoscaler refuses to list groups then.
+   */
+  nodeGroups(): NodeGroup[];
+  /** The group of a Node (object or name), or null. Throws when its ID denotes several machines. */
+  nodeGroupForNode(node: NodeLike): NodeGroup | null;
+  /** How a Node was resolved: machine, match rule, owner, group, problems on the way. */
+  explainNode(node: NodeLike): NodeResolution;
+  /** Stale owner UIDs, missing owners, invalid bounds, unreachable workload clusters. */
+  problems(): Problem[];
+  /** Rebuilds the view from the caches (and, with `'from-secret'`, reaches new clusters). */
+  refresh(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function leaseLocationOf(guard: NodeGroupProviderOptions['leaseGuard']): LeaseLocation | undefined {
+  if (guard === false) return undefined;
+  const options = guard === true || guard === undefined ? {} : guard;
+  const layout = options.layout ?? 'kep';
+  if (typeof layout !== 'string') return layout;
+  return layout === 'medik8s' ? medik8sLeases(options.namespace) : nodeNamedLeases(options.namespace);
+}
+
+/** The delete keys of a version; an unknown later version of the new group reads the new key. */
+function deleteAnnotationsFor(capi: CapiApi): readonly string[] {
+  return (
+    deleteMachineAnnotationsByVersion[capi.apiVersion] ??
+    (capi.group === legacyCapiGroup
+      ? deleteMachineAnnotationsByVersion['cluster.k8s.io/v1alpha1']!
+      : deleteMachineAnnotationsByVersion['cluster.x-k8s.io/v1beta1']!)
+  );
+}
+
+class Provider implements NodeGroupProvider {
+  #snapshot: Snapshot | undefined;
+  #groups = new Map<string, NodeGroup>();
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #context: NodeGroupContext;
+
+  constructor(
+    readonly capi: CapiApi,
+    readonly api: ManagementApi,
+    readonly caches: {
+      machines: ResourceCache<KubeObject>;
+      machineSets: ResourceCache<KubeObject>;
+      machineDeployments: ResourceCache<KubeObject> | undefined;
+    },
+    readonly workloads: Workloads,
+    readonly autoDiscovery: readonly AutoDiscoverySpec[],
+    readonly registry: ProviderIDRegistry,
+  ) {
+    this.#context = {
+      api,
+      deleteAnnotations: deleteAnnotationsFor(capi),
+      snapshot: () => this.#current(),
+      resolve: (node) => this.explainNode(node),
+      leasesFor: (machine) => this.workloads.forMachine(machine)?.leases,
+      exclusive: (work) => {
+        const run = this.#queue.then(work, work);
+        this.#queue = run.catch(() => {});
+        return run;
+      },
+    };
+  }
+
+  get apiVersion() {
+    return this.capi.apiVersion;
+  }
+
+  get machineDeployments() {
+    return this.capi.machineDeployments;
+  }
+
+  /** Marks the view stale; it is rebuilt on the next question. */
+  invalidate(): void {
+    this.#snapshot = undefined;
+  }
+
+  #current(): Snapshot {
+    if (this.#snapshot !== undefined) return this.#snapshot;
+    const snapshot = new Snapshot({
+      machines: this.caches.machines.list(),
+      machineSets: this.caches.machineSets.list(),
+      machineDeployments: this.caches.machineDeployments?.list(),
+      autoDiscovery: this.autoDiscovery,
+      registry: this.registry,
+      nodes: this.workloads.all().flatMap((w) => w.nodes.list()),
+    });
+    // Keep a group's object across rebuilds while its bounds are unchanged.
+    const groups = new Map<string, NodeGroup>();
+    for (const [id, entry] of snapshot.groups) {
+      const old = this.#groups.get(id);
+      groups.set(
+        id,
+        old && old.minSize === entry.bounds.min && old.maxSize === entry.bounds.max
+          ? old
+          : new NodeGroup(entry, this.#context),
+      );
+    }
+    this.#groups = groups;
+    this.#snapshot = snapshot;
+    return snapshot;
+  }
+
+  nodeGroups(): NodeGroup[] {
+    const snapshot = this.#current();
+    if (snapshot.boundsErrors.length > 0) {
+      const [first] = snapshot.boundsErrors;
+      const more = snapshot.boundsErrors.length > 1 ? ` (and ${snapshot.boundsErrors.length - 1} more)` : '';
+      throw new NodeGroupError('invalid-scaling-bounds', `${first!.message}${more}`, { path: first!.path });
+    }
+    return [...this.#groups.values()];
+  }
+
+  nodeGroupForNode(node: NodeLike): NodeGroup | null {
+    const resolution = this.explainNode(node);
+    if (resolution.ambiguous.length > 0)
+      throw new NodeGroupError(
+        'ambiguous-machine',
+        `internal error; expected len==1, got ${resolution.ambiguous.length}: node ${resolution.node} ` +
+          `denotes machines ${resolution.ambiguous.join(', ')}`,
+        { node: resolution.node },
+      );
+    return resolution.group;
+  }
+
+  explainNode(input: NodeLike): NodeResolution {
+    const snapshot = this.#current();
+    const nodeObject = typeof input === 'string' ? snapshot.nodeNamed(input) : input;
+    const node = typeof input === 'string' ? input : nameOf(input);
+    const providerID = stringField(nodeObject, 'spec', 'providerID') ?? '';
+    const base = {
+      node,
+      nodeObject,
+      providerID,
+      machine: null,
+      machineObject: undefined,
+      matchedBy: null,
+      owner: null,
+      group: null,
+      problems: [],
+      ambiguous: [],
+    };
+    if (nodeObject === undefined) return { ...base, reason: `no Node named ${node} in the workload cluster` };
+    const found = snapshot.machineOfNode(nodeObject);
+    if (found.machine === undefined) {
+      const ambiguous = (found.ambiguous ?? []).map((m) => `${namespaceOf(m)}/${nameOf(m)}`);
+      return {
+        ...base,
+        ambiguous,
+        reason:
+          ambiguous.length > 0
+            ? `providerID ${providerID} denotes ${ambiguous.length} machines`
+            : 'no Machine has this providerID (or one of the same instance), and no Machine annotation names one',
+      };
+    }
+    const machine = found.machine;
+    const owner = snapshot.ownerOf(machine);
+    const withMachine = {
+      ...base,
+      machine: { namespace: namespaceOf(machine), name: nameOf(machine) },
+      machineObject: machine,
+      matchedBy: found.matchedBy,
+      problems: owner.problems,
+    };
+    if (owner.kind === undefined) return { ...withMachine, reason: 'the Machine belongs to no MachineSet' };
+    const id = groupIdOf(owner.kind, owner.namespace!, owner.name!);
+    const ownerRef = { kind: owner.kind, namespace: owner.namespace!, name: owner.name! };
+    const group = this.#groups.get(id) ?? null;
+    return {
+      ...withMachine,
+      owner: ownerRef,
+      group,
+      reason:
+        group !== null
+          ? null
+          : `${owner.kind} ${owner.namespace}/${owner.name} is not a node group (no room to scale between ` +
+            'its min and max annotations, 0 replicas, excluded by auto-discovery, or invalid bounds)',
+    };
+  }
+
+  problems(): Problem[] {
+    const snapshot = this.#current();
+    return [...snapshot.boundsErrors, ...snapshot.problems, ...this.workloads.problems()];
+  }
+
+  async refresh(): Promise<void> {
+    await this.workloads.ensureFor(this.caches.machines.list());
+    this.invalidate();
+    this.#current();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([
+      this.caches.machines.stop(),
+      this.caches.machineSets.stop(),
+      this.caches.machineDeployments?.stop(),
+      this.workloads.stop(),
+    ]);
+  }
+}
+
+/**
+ * Starts the caches and resolves once they are synced. Rejects with a NodeGroupError
+ * when an auto-discovery spec does not parse (`invalid-options`) or the management cluster
+ * cannot be read (`api-error`).
+ */
+export async function createNodeGroupProvider(options: NodeGroupProviderOptions): Promise<NodeGroupProvider> {
+  const specs = parseAutoDiscovery(options.autoDiscovery ?? []);
+  if (specs._tag === 'Left')
+    throw new NodeGroupError('invalid-options', specs.left.message, { path: specs.left.path });
+  const capi = await resolveCapiApi(options.management, options.apiVersion);
+  const api = new ManagementApi(options.management, capi);
+  let provider: Provider | undefined;
+  const onChange = () => provider?.invalidate();
+  const cache = (kind: 'Machine' | 'MachineSet' | 'MachineDeployment') =>
+    startCache<KubeObject>({
+      kubeConfig: options.management,
+      path: api.path(kind),
+      list: api.list(kind),
+      onChange,
+    });
+  const started = await Promise.allSettled([
+    cache('Machine'),
+    cache('MachineSet'),
+    capi.machineDeployments ? cache('MachineDeployment') : Promise.resolve(undefined),
+    Workloads.start(options.workload, options.management, leaseLocationOf(options.leaseGuard), onChange),
+  ] as const);
+  const failure = started.find((s) => s.status === 'rejected');
+  if (failure !== undefined) {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value?.stop() : undefined)));
+    throw (failure as PromiseRejectedResult).reason;
+  }
+  const [machines, machineSets, machineDeployments, workloads] = started.map(
+    (s) => (s as PromiseFulfilledResult<unknown>).value,
+  ) as [
+    ResourceCache<KubeObject>,
+    ResourceCache<KubeObject>,
+    ResourceCache<KubeObject> | undefined,
+    Workloads,
+  ];
+  provider = new Provider(
+    capi,
+    api,
+    { machines, machineSets, machineDeployments },
+    workloads,
+    specs.right,
+    options.registry ?? providerIDRegistry,
+  );
+  await provider.refresh();
+  return provider;
+}

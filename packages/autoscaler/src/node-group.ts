@@ -1,0 +1,373 @@
+/**
+ * One node group: a MachineDeployment, or a MachineSet no deployment owns. Replicas are
+ * read and written only through the scale subresource, each write conditional on the
+ * resourceVersion just read, so concurrent autoscalers (or people) never overwrite each
+ * other: a 409 means "read again and decide again".
+ */
+import { isUnderMaintenanceState, type LeaseInspection, type NodeLeaseObserver } from '@capi-kit/lease';
+import { retryOnConflict } from './conflict-retry.js';
+import { goQuote, goQuoteInt, NodeGroupError } from './errors.js';
+import { isNotFound, type ManagementApi } from './management-api.js';
+import {
+  annotationsOf,
+  isBeingDeleted,
+  type KubeObject,
+  nameOf,
+  namespaceOf,
+  stringField,
+} from './objects.js';
+import { failedMachineProviderID } from './placeholders.js';
+import type { GroupEntry, MatchedBy, Problem, ScalableKind, Snapshot } from './snapshot.js';
+
+/** A Node object, or a Node's name (looked up in the workload caches). */
+export type NodeLike = KubeObject | string;
+
+/** Where a Node leads: its Machine, the Machine's scalable owner, and the group if it is one. */
+export interface NodeResolution {
+  /** The Node's name. */
+  readonly node: string;
+  /** The Node object, when it was given or found in the caches. */
+  readonly nodeObject: KubeObject | undefined;
+  readonly providerID: string;
+  readonly machine: { readonly namespace: string; readonly name: string } | null;
+  readonly machineObject: KubeObject | undefined;
+  readonly matchedBy: MatchedBy | null;
+  /** The MachineSet or MachineDeployment the machine scales with. */
+  readonly owner: { readonly kind: ScalableKind; readonly namespace: string; readonly name: string } | null;
+  readonly group: NodeGroup | null;
+  /** Why there is no group, when there is none. */
+  readonly reason: string | null;
+  readonly problems: readonly Problem[];
+  /** Machines the Node's providerID denotes when it denotes more than one. */
+  readonly ambiguous: readonly string[];
+}
+
+/** A maintenance lease that keeps automation away from a node. */
+export interface Maintenance {
+  readonly holder: string | undefined;
+  readonly state: LeaseInspection['state'];
+  readonly lease: string;
+}
+
+/** One instance of a group, as cluster-autoscaler's Nodes() lists them. */
+export interface NodeGroupInstance {
+  /** The machine's providerID as written, or a `failed-machine-<ns>_<name>` placeholder. */
+  readonly id: string;
+  readonly machine: { readonly namespace: string; readonly name: string };
+  /** The Node's name, when the machine has become one. */
+  readonly node: string | null;
+  /** The Node's maintenance lease, when it is held or reserved (guard on). */
+  readonly maintenance: Maintenance | null;
+  readonly underMaintenance: boolean;
+}
+
+/** What a group needs from its provider. */
+export interface NodeGroupContext {
+  readonly api: ManagementApi;
+  /** The delete-mark keys the served Cluster API version's MachineSet controller reads. */
+  readonly deleteAnnotations: readonly string[];
+  snapshot(): Snapshot;
+  resolve(node: NodeLike): NodeResolution;
+  /** The lease reader for a machine's Node, or undefined when the guard is off. */
+  leasesFor(machine: KubeObject): NodeLeaseObserver | undefined;
+  /** Serialises deleteNodes within one provider, as cluster-autoscaler's access lock. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+}
+
+// Failure fields, v1alpha3+ first, then v1alpha1/v1alpha2's names for the same thing.
+const failureFields: readonly (readonly string[])[] = [
+  ['status', 'failureMessage'],
+  ['status', 'failureReason'],
+  ['status', 'errorMessage'],
+  ['status', 'errorReason'],
+];
+const hasFailed = (machine: KubeObject) =>
+  failureFields.some((path) => (stringField(machine, ...path) ?? '') !== '');
+
+export class NodeGroup {
+  readonly id: string;
+  readonly kind: ScalableKind;
+  readonly namespace: string;
+  readonly name: string;
+  readonly minSize: number;
+  readonly maxSize: number;
+  readonly #context: NodeGroupContext;
+
+  constructor(entry: GroupEntry, context: NodeGroupContext) {
+    this.id = entry.id;
+    this.kind = entry.kind;
+    this.namespace = entry.namespace;
+    this.name = entry.name;
+    this.minSize = entry.bounds.min;
+    this.maxSize = entry.bounds.max;
+    this.#context = context;
+  }
+
+  /** The desired replicas, read from the scale subresource. */
+  async targetSize(): Promise<number> {
+    const scale = await this.#context.api.getScale(this.kind, this.namespace, this.name);
+    return scale.spec?.replicas ?? 0;
+  }
+
+  /** `<id> (min: %d, max: %d, replicas: %d)`, cluster-autoscaler's Debug(). */
+  async debug(): Promise<string> {
+    return `${this.id} (min: ${this.minSize}, max: ${this.maxSize}, replicas: ${await this.targetSize()})`;
+  }
+
+  #outOfBounds(desired: number): NodeGroupError | undefined {
+    if (desired > this.maxSize)
+      return new NodeGroupError(
+        'size-increase-too-large',
+        `size increase too large - desired:${desired} max:${this.maxSize}`,
+        { group: this.id },
+      );
+    if (desired < this.minSize)
+      return new NodeGroupError(
+        'size-decrease-too-large',
+        `size decrease too large - desired:${desired} min:${this.minSize}`,
+        { group: this.id },
+      );
+    return undefined;
+  }
+
+  /**
+   * Reads the scale, lets `decide` pick the new replicas from the current ones (it may
+   * refuse by throwing), and writes them conditional on the scale's resourceVersion; on a
+   * 409 everything is read and decided again.
+   */
+  async #setReplicas(decide: (current: number) => number): Promise<number> {
+    const { api } = this.#context;
+    return retryOnConflict(async () => {
+      const scale = await api.getScale(this.kind, this.namespace, this.name);
+      const desired = decide(scale.spec?.replicas ?? 0);
+      const refused = this.#outOfBounds(desired);
+      if (refused) throw refused;
+      await api.replaceScale(this.kind, this.namespace, this.name, {
+        ...scale,
+        spec: { ...scale.spec, replicas: desired },
+      });
+      return desired;
+    }).catch((error: unknown) => {
+      if (isNotFound(error))
+        throw new NodeGroupError('node-group-gone', `node group ${this.id} no longer exists`, {
+          group: this.id,
+        });
+      throw error;
+    });
+  }
+
+  /** Adds `delta` (> 0) replicas, up to max. */
+  async increaseSize(delta: number): Promise<void> {
+    if (!(delta > 0))
+      throw new NodeGroupError('size-increase-not-positive', 'size increase must be positive');
+    await this.#setReplicas((current) => current + delta);
+  }
+
+  /**
+   * Removes `delta` (< 0) replicas that have not become instances yet; never below the
+   * number of existing instances (use deleteNodes to remove those).
+   */
+  async decreaseTargetSize(delta: number): Promise<void> {
+    if (!(delta < 0))
+      throw new NodeGroupError('size-decrease-not-negative', 'size decrease must be negative');
+    const existing = this.#instances().length;
+    await this.#setReplicas((current) => {
+      if (current + delta < existing)
+        throw new NodeGroupError(
+          'would-delete-existing-nodes',
+          `attempt to delete existing nodes targetSize:${current} delta:${delta} existingNodes: ${existing}`,
+          { group: this.id },
+        );
+      return current + delta;
+    });
+  }
+
+  /** The instance ids without lease state (what DecreaseTargetSize counts). */
+  #instances(): { id: string; machine: KubeObject; node: KubeObject | undefined }[] {
+    const snapshot = this.#context.snapshot();
+    const out: { id: string; machine: KubeObject; node: KubeObject | undefined }[] = [];
+    for (const machine of snapshot.machinesOf(this.id)) {
+      const node = snapshot.nodeOfMachine(machine);
+      const providerID = stringField(machine, 'spec', 'providerID') ?? '';
+      // As cluster-autoscaler: the machine's own ID, else a failed machine's placeholder,
+      // else its Node's ID; a machine with none of them is not an instance yet.
+      const id =
+        providerID !== ''
+          ? providerID
+          : hasFailed(machine)
+            ? failedMachineProviderID(machine)
+            : (stringField(node, 'spec', 'providerID') ?? '');
+      if (id !== '') out.push({ id, machine, node });
+    }
+    return out;
+  }
+
+  /**
+   * The group's instances. With the lease guard on, each instance whose Node's maintenance
+   * lease is held or reserved says so, so that an autoscaler can leave it alone.
+   */
+  async nodes(): Promise<NodeGroupInstance[]> {
+    return Promise.all(
+      this.#instances().map(async ({ id, machine, node }) => {
+        const nodeName = node === undefined ? null : nameOf(node);
+        const leases = this.#context.leasesFor(machine);
+        const maintenance =
+          nodeName === null || leases === undefined ? null : maintenanceOf(await inspect(leases, nodeName));
+        return {
+          id,
+          machine: { namespace: namespaceOf(machine), name: nameOf(machine) },
+          node: nodeName,
+          maintenance,
+          underMaintenance: maintenance !== null,
+        };
+      }),
+    );
+  }
+
+  /**
+   * Deletes these Nodes' Machines: marks each with the delete annotation the served
+   * Cluster API version reads, then lowers replicas by one (conditional write, re-read on
+   * 409). Refused as a whole, before anything is written, when a node is not in this group,
+   * when that would go below min, or (lease guard) when a node is under maintenance. A
+   * machine already being deleted is skipped; if lowering fails, the mark is removed again.
+   */
+  async deleteNodes(nodes: readonly NodeLike[]): Promise<void> {
+    await this.#context.exclusive(() => this.#deleteNodes(nodes));
+  }
+
+  async #deleteNodes(nodes: readonly NodeLike[]): Promise<void> {
+    const replicas = await this.targetSize().catch((error: unknown) => {
+      if (isNotFound(error))
+        throw new NodeGroupError('node-group-gone', `node group ${this.id} no longer exists`, {
+          group: this.id,
+        });
+      throw error;
+    });
+    if (replicas <= this.minSize)
+      throw new NodeGroupError('min-size-reached', 'min size reached, nodes will not be deleted', {
+        group: this.id,
+      });
+
+    const targets: { resolution: NodeResolution; machine: KubeObject }[] = [];
+    for (const node of nodes) {
+      const resolution = this.#context.resolve(node);
+      const quoted = goQuote(resolution.providerID || resolution.node);
+      if (resolution.ambiguous.length > 0)
+        throw new NodeGroupError(
+          'ambiguous-machine',
+          `node ${quoted} denotes ${resolution.ambiguous.length} machines (${resolution.ambiguous.join(', ')})`,
+          { node: resolution.node, group: this.id },
+        );
+      if (resolution.group === null)
+        throw new NodeGroupError('no-node-group-for-node', `no node group found for node ${quoted}`, {
+          node: resolution.node,
+        });
+      if (resolution.group.id !== this.id)
+        throw new NodeGroupError(
+          'node-not-in-group',
+          `node ${quoted} doesn't belong to node group ${goQuote(this.id)}`,
+          { node: resolution.node, group: this.id },
+        );
+      targets.push({ resolution, machine: resolution.machineObject! });
+    }
+
+    if (replicas - nodes.length < this.minSize)
+      throw new NodeGroupError(
+        'delete-below-min-size',
+        `unable to delete ${nodes.length} machines in ${goQuote(this.id)}, machine replicas are ` +
+          `${goQuoteInt(replicas)}, minSize is ${goQuoteInt(this.minSize)} `,
+        { group: this.id },
+      );
+
+    // The guard: every node's lease is read before anything is written, and a lease that
+    // cannot be read refuses the deletion (fail closed).
+    for (const { resolution, machine } of targets) {
+      const leases = this.#context.leasesFor(machine);
+      if (leases === undefined) continue;
+      const maintenance = maintenanceOf(await inspect(leases, resolution.node));
+      if (maintenance !== null)
+        throw new NodeGroupError(
+          'under-maintenance',
+          `node ${goQuote(resolution.node)} is under maintenance by ${goQuote(maintenance.holder ?? '')} ` +
+            `(lease ${maintenance.lease} is ${maintenance.state}), nodes will not be deleted`,
+          { node: resolution.node, group: this.id, holder: maintenance.holder },
+        );
+    }
+
+    for (const { resolution, machine } of targets) {
+      const quoted = goQuote(resolution.providerID || resolution.node);
+      const added = await this.#mark(namespaceOf(machine), nameOf(machine), quoted, resolution.node);
+      if (added === undefined) continue; // already being deleted
+      try {
+        await this.#setReplicas((current) => current - 1);
+      } catch (error) {
+        await this.#unmark(namespaceOf(machine), nameOf(machine), added).catch(() => {});
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Adds the delete mark to a freshly read Machine (conditional write). Resolves to the
+   * keys it added, or undefined when the machine is already being deleted.
+   */
+  async #mark(namespace: string, name: string, quoted: string, node: string): Promise<string[] | undefined> {
+    const { api, deleteAnnotations } = this.#context;
+    return retryOnConflict(async () => {
+      const machine = await api.getMachine(namespace, name).catch((error: unknown) => {
+        if (isNotFound(error))
+          throw new NodeGroupError('unknown-machine-for-node', `unknown machine for node ${quoted}`, {
+            node,
+            group: this.id,
+          });
+        throw error;
+      });
+      if (isBeingDeleted(machine)) return undefined;
+      const annotations = { ...annotationsOf(machine) };
+      const added = deleteAnnotations.filter((key) => !Object.hasOwn(annotations, key));
+      const stamp = new Date().toISOString();
+      for (const key of deleteAnnotations) annotations[key] = annotations[key] || stamp;
+      await api.replaceMachine(namespace, name, {
+        ...machine,
+        metadata: { ...machine.metadata, annotations },
+      });
+      return added;
+    });
+  }
+
+  /** Removes the keys this group added (never a mark someone else set). */
+  async #unmark(namespace: string, name: string, added: readonly string[]): Promise<void> {
+    if (added.length === 0) return;
+    const { api } = this.#context;
+    await retryOnConflict(async () => {
+      const machine = await api.getMachine(namespace, name);
+      const annotations = { ...annotationsOf(machine) };
+      for (const key of added) delete annotations[key];
+      await api.replaceMachine(namespace, name, {
+        ...machine,
+        metadata: { ...machine.metadata, annotations },
+      });
+    });
+  }
+}
+
+async function inspect(leases: NodeLeaseObserver, node: string): Promise<LeaseInspection> {
+  try {
+    return await leases.inspect(node);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new NodeGroupError('api-error', `read the maintenance lease of node ${goQuote(node)}: ${message}`, {
+      node,
+      status: (error as { status?: number }).status,
+    });
+  }
+}
+
+function maintenanceOf(inspection: LeaseInspection): Maintenance | null {
+  if (!isUnderMaintenanceState(inspection)) return null;
+  return {
+    holder: inspection.holder,
+    state: inspection.state,
+    lease: `${inspection.namespace}/${inspection.leaseName}`,
+  };
+}

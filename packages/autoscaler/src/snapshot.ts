@@ -1,0 +1,284 @@
+/**
+ * One consistent view of the node groups, built from the cached Machines, MachineSets and
+ * MachineDeployments: which resources are groups, which machines each group owns, and the
+ * index that finds a Node's Machine. Pure and O(machines + resources): the provider
+ * rebuilds it after the caches change, never per lookup.
+ */
+import { ProviderIDIndex, type ProviderIDRegistry } from '@capi-kit/core/providerid';
+import { type AutoDiscoverySpec, allowedByAutoDiscovery } from './auto-discovery.js';
+import { nodeGroupBoundsOf } from './eligibility.js';
+import { clusterNamespaceAnnotation, machineAnnotations } from './keys.js';
+import {
+  annotationsOf,
+  type KubeObject,
+  keyOf,
+  nameOf,
+  namespaceOf,
+  ownerReferencesOf,
+  stringField,
+  uidOf,
+} from './objects.js';
+import { isFailedMachineProviderID, machineKeyFromFailedProviderID } from './placeholders.js';
+import type { ScalingBounds } from './scaling-bounds.js';
+
+export type ScalableKind = 'MachineSet' | 'MachineDeployment';
+
+/** `<Kind>/<namespace>/<name>`, cluster-autoscaler ≥ 1.20's node-group id. */
+export const groupIdOf = (kind: ScalableKind, namespace: string, name: string): string =>
+  `${kind}/${namespace}/${name}`;
+
+/** A MachineSet or MachineDeployment that is a node group. */
+export interface GroupEntry {
+  readonly id: string;
+  readonly kind: ScalableKind;
+  readonly namespace: string;
+  readonly name: string;
+  readonly bounds: ScalingBounds;
+  readonly resource: KubeObject;
+}
+
+/**
+ * Something in the cluster a user should hear about: the snapshot still decides, but
+ * never by silently dropping a node.
+ */
+export interface Problem {
+  readonly code:
+    | 'stale-owner-uid'
+    | 'unknown-owner'
+    | 'invalid-scaling-bounds'
+    | 'ambiguous-provider-id'
+    | 'workload-unavailable';
+  /** The object the problem is on: `Kind namespace/name`. */
+  readonly object: string;
+  readonly message: string;
+  readonly path?: string;
+}
+
+/** Which resource a Machine scales with, and what was odd on the way there. */
+export interface MachineOwner {
+  /** The MachineSet or MachineDeployment, or undefined for a machine outside any set. */
+  readonly kind?: ScalableKind;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly problems: readonly Problem[];
+}
+
+/** How a Node's Machine was found. */
+export type MatchedBy = 'provider-id' | 'failed-machine' | 'node-annotation';
+
+export type MachineLookup =
+  | { readonly machine: KubeObject; readonly matchedBy: MatchedBy }
+  | { readonly machine: undefined; readonly ambiguous?: readonly KubeObject[] };
+
+export interface SnapshotInput {
+  readonly machines: readonly KubeObject[];
+  readonly machineSets: readonly KubeObject[];
+  /** Undefined when the API version serves no MachineDeployments (v0.1 before them). */
+  readonly machineDeployments: readonly KubeObject[] | undefined;
+  readonly autoDiscovery: readonly AutoDiscoverySpec[];
+  readonly registry: ProviderIDRegistry;
+  /** The Nodes of every workload cluster, to name each machine's Node. */
+  readonly nodes?: readonly KubeObject[];
+}
+
+const label = (kind: string, o: KubeObject) => `${kind} ${keyOf(o)}`;
+
+/**
+ * The owner reference of `kind` on `o` that points at an object in `byKey`: one whose
+ * UID matches first, else one matching by name alone — reported, because its UID is
+ * stale (left by a migration that recreated the owner), but still followed, as
+ * cluster-autoscaler ≥ 1.20 does, so the node keeps its group.
+ */
+function followOwner(
+  o: KubeObject,
+  ownerKind: ScalableKind,
+  byKey: ReadonlyMap<string, KubeObject>,
+  objectKind: string,
+  problems: Problem[],
+): KubeObject | undefined | null {
+  const refs = ownerReferencesOf(o).filter((r) => r.kind === ownerKind);
+  if (refs.length === 0) return undefined;
+  const namespace = namespaceOf(o);
+  let byName: { owner: KubeObject; uid: string | undefined } | undefined;
+  for (const ref of refs) {
+    const owner = byKey.get(`${namespace}/${ref.name}`);
+    if (owner === undefined) continue;
+    if (ref.uid === undefined || ref.uid === uidOf(owner)) return owner;
+    byName ??= { owner, uid: ref.uid };
+  }
+  if (byName !== undefined) {
+    problems.push({
+      code: 'stale-owner-uid',
+      object: label(objectKind, o),
+      path: 'metadata.ownerReferences',
+      message:
+        `${label(objectKind, o)} names its ${ownerKind} ${nameOf(byName.owner)} with uid ${byName.uid}, ` +
+        `but that ${ownerKind} has uid ${uidOf(byName.owner)} (recreated, e.g. by a migration); ` +
+        'followed by name',
+    });
+    return byName.owner;
+  }
+  problems.push({
+    code: 'unknown-owner',
+    object: label(objectKind, o),
+    path: 'metadata.ownerReferences',
+    message: `${label(objectKind, o)} is owned by ${ownerKind} ${namespace}/${refs[0]!.name}, which does not exist`,
+  });
+  return null;
+}
+
+export class Snapshot {
+  /** The node groups by id, in the order of the listing (MachineDeployments first). */
+  readonly groups = new Map<string, GroupEntry>();
+  /** Candidate resources whose bounds do not parse: cluster-autoscaler then refuses to list groups. */
+  readonly boundsErrors: Problem[] = [];
+  /** Everything odd found while building (stale UIDs, missing owners, ambiguous IDs). */
+  readonly problems: Problem[] = [];
+  readonly machinesByKey = new Map<string, KubeObject>();
+  readonly #machineOwner = new Map<KubeObject, MachineOwner>();
+  readonly #machinesByGroup = new Map<string, KubeObject[]>();
+  readonly #index: ProviderIDIndex<KubeObject>;
+  readonly #nodeIndex: ProviderIDIndex<KubeObject>;
+  readonly #nodesByName = new Map<string, KubeObject>();
+
+  constructor(input: SnapshotInput) {
+    const sets = new Map<string, KubeObject>();
+    for (const ms of input.machineSets) sets.set(keyOf(ms), ms);
+    const deployments = new Map<string, KubeObject>();
+    for (const md of input.machineDeployments ?? []) deployments.set(keyOf(md), md);
+
+    for (const md of input.machineDeployments ?? [])
+      this.#consider('MachineDeployment', md, input.autoDiscovery);
+    // MachineSets owned by a MachineDeployment are not groups: their deployment is.
+    const setOwner = new Map<KubeObject, { kind: ScalableKind; resource: KubeObject }>();
+    for (const ms of input.machineSets) {
+      const problems: Problem[] = [];
+      const md =
+        input.machineDeployments === undefined
+          ? undefined
+          : followOwner(ms, 'MachineDeployment', deployments, 'MachineSet', problems);
+      this.problems.push(...problems);
+      if (md) setOwner.set(ms, { kind: 'MachineDeployment', resource: md });
+      else {
+        // A set whose deployment is gone scales on its own, as in cluster-autoscaler 1.20.
+        setOwner.set(ms, { kind: 'MachineSet', resource: ms });
+        this.#consider('MachineSet', ms, input.autoDiscovery);
+      }
+    }
+
+    const entries: { providerID: string; item: KubeObject }[] = [];
+    for (const machine of input.machines) {
+      this.machinesByKey.set(keyOf(machine), machine);
+      const providerID = stringField(machine, 'spec', 'providerID') ?? '';
+      if (providerID !== '') entries.push({ providerID, item: machine });
+      const problems: Problem[] = [];
+      const ms = followOwner(machine, 'MachineSet', sets, 'Machine', problems);
+      this.problems.push(...problems);
+      const scalable = ms ? setOwner.get(ms) : undefined;
+      const owner: MachineOwner =
+        scalable === undefined
+          ? { problems }
+          : {
+              kind: scalable.kind,
+              namespace: namespaceOf(scalable.resource),
+              name: nameOf(scalable.resource),
+              problems,
+            };
+      this.#machineOwner.set(machine, owner);
+      if (owner.kind !== undefined) {
+        const id = groupIdOf(owner.kind, owner.namespace!, owner.name!);
+        const list = this.#machinesByGroup.get(id);
+        if (list === undefined) this.#machinesByGroup.set(id, [machine]);
+        else list.push(machine);
+      }
+    }
+    this.#index = new ProviderIDIndex(input.registry, entries);
+    const nodeEntries: { providerID: string; item: KubeObject }[] = [];
+    for (const node of input.nodes ?? []) {
+      // With several workload clusters a name may repeat; the first cluster's node wins
+      // lookups by name (lookups by object are exact).
+      if (!this.#nodesByName.has(nameOf(node))) this.#nodesByName.set(nameOf(node), node);
+      const providerID = stringField(node, 'spec', 'providerID') ?? '';
+      if (providerID !== '') nodeEntries.push({ providerID, item: node });
+    }
+    this.#nodeIndex = new ProviderIDIndex(input.registry, nodeEntries);
+  }
+
+  /** A Node by name (see SnapshotInput.nodes). */
+  nodeNamed(name: string): KubeObject | undefined {
+    return this.#nodesByName.get(name);
+  }
+
+  /**
+   * The Node a machine became: the one its providerID identifies, else the one its
+   * `status.nodeRef` names. Undefined when there is none (yet) or several.
+   */
+  nodeOfMachine(machine: KubeObject): KubeObject | undefined {
+    const providerID = stringField(machine, 'spec', 'providerID') ?? '';
+    if (providerID.trim() !== '') {
+      const found = this.#nodeIndex.lookup(providerID);
+      if (found.length === 1) return found[0];
+    }
+    const ref = stringField(machine, 'status', 'nodeRef', 'name');
+    return ref === undefined ? undefined : this.#nodesByName.get(ref);
+  }
+
+  #consider(kind: ScalableKind, resource: KubeObject, specs: readonly AutoDiscoverySpec[]): void {
+    if (!allowedByAutoDiscovery(resource, specs)) return;
+    const bounds = nodeGroupBoundsOf(resource);
+    if (bounds._tag === 'Left') {
+      this.boundsErrors.push({
+        code: 'invalid-scaling-bounds',
+        object: label(kind, resource),
+        path: bounds.left.path,
+        message: `${label(kind, resource)}: ${bounds.left.message}`,
+      });
+      return;
+    }
+    if (bounds.right === null) return;
+    const namespace = namespaceOf(resource);
+    const name = nameOf(resource);
+    const id = groupIdOf(kind, namespace, name);
+    this.groups.set(id, { id, kind, namespace, name, bounds: bounds.right, resource });
+  }
+
+  /** The MachineSet or MachineDeployment a machine scales with. */
+  ownerOf(machine: KubeObject): MachineOwner {
+    return this.#machineOwner.get(machine) ?? { problems: [] };
+  }
+
+  /** The machines of a group (owned through its MachineSets for a MachineDeployment). */
+  machinesOf(groupId: string): readonly KubeObject[] {
+    return this.#machinesByGroup.get(groupId) ?? [];
+  }
+
+  /**
+   * The Machine of a Node, in cluster-autoscaler's order: by providerID — here by instance
+   * identity, so `aws:///us-east-1a/i-1` finds `aws:////i-1` — then the failed-machine
+   * placeholder, then the Node's annotation naming its Machine.
+   */
+  machineOfNode(node: KubeObject): MachineLookup {
+    const providerID = stringField(node, 'spec', 'providerID') ?? '';
+    if (providerID.trim() !== '') {
+      const found = this.#index.lookup(providerID);
+      if (found.length === 1) return { machine: found[0]!, matchedBy: 'provider-id' };
+      if (found.length > 1) return { machine: undefined, ambiguous: found };
+      if (isFailedMachineProviderID(providerID)) {
+        const machine = this.machinesByKey.get(machineKeyFromFailedProviderID(providerID));
+        if (machine !== undefined) return { machine, matchedBy: 'failed-machine' };
+      }
+    }
+    const annotations = annotationsOf(node);
+    for (const key of machineAnnotations) {
+      const value = annotations[key];
+      if (value === undefined || value === '') continue;
+      // CAPI ≥ v0.3.15 writes the bare name and puts the namespace in its own annotation.
+      const machineKey = value.includes('/')
+        ? value
+        : `${annotations[clusterNamespaceAnnotation] ?? namespaceOf(node)}/${value}`;
+      const machine = this.machinesByKey.get(machineKey);
+      if (machine !== undefined) return { machine, matchedBy: 'node-annotation' };
+    }
+    return { machine: undefined };
+  }
+}

@@ -1,0 +1,162 @@
+// The pure view the provider rebuilds from its caches: groups, ownership, node matching.
+import { providerIDRegistry } from '@capi-kit/providers';
+import { describe, expect, it } from 'vitest';
+import { goQuoteInt } from '../src/errors.js';
+import { type KubeObject, Snapshot, type SnapshotInput } from '../src/index.js';
+
+const bounds = (min: number, max: number) => ({
+  'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': String(min),
+  'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': String(max),
+});
+const obj = (
+  kind: string,
+  name: string,
+  extra: { uid?: string; annotations?: Record<string, string>; owner?: KubeObject; ownerUID?: string } = {},
+  spec: Record<string, unknown> = {},
+): KubeObject => ({
+  apiVersion: 'cluster.x-k8s.io/v1alpha2',
+  kind,
+  metadata: {
+    name,
+    namespace: 'ns',
+    uid: extra.uid ?? `uid-${name}`,
+    annotations: extra.annotations ?? {},
+    ownerReferences: extra.owner
+      ? [
+          {
+            kind: extra.owner.kind!,
+            name: extra.owner.metadata!.name!,
+            uid: extra.ownerUID ?? extra.owner.metadata!.uid!,
+          },
+        ]
+      : [],
+  },
+  spec,
+});
+const node = (name: string, providerID?: string, annotations: Record<string, string> = {}): KubeObject => ({
+  metadata: { name, annotations },
+  spec: providerID === undefined ? {} : { providerID },
+});
+const build = (input: Partial<SnapshotInput>) =>
+  new Snapshot({
+    machines: [],
+    machineSets: [],
+    machineDeployments: [],
+    autoDiscovery: [],
+    registry: providerIDRegistry,
+    ...input,
+  });
+
+describe('Snapshot', () => {
+  const md = obj('MachineDeployment', 'md', { annotations: bounds(1, 4) }, { replicas: 2 });
+  const ms = obj('MachineSet', 'md-abc', { owner: md }, { replicas: 2 });
+  const solo = obj('MachineSet', 'solo', { annotations: bounds(0, 2) }, { replicas: 1 });
+  const m1 = obj('Machine', 'm1', { owner: ms }, { providerID: 'aws:///us-east-1a/i-0123456789abcdef0' });
+  const m2 = obj('Machine', 'm2', { owner: solo }, { providerID: 'gce://proj/us-central1-a/vm-2' });
+
+  it('groups deployments and un-owned sets, and owns machines through their sets', () => {
+    const s = build({ machines: [m1, m2], machineSets: [ms, solo], machineDeployments: [md] });
+    expect([...s.groups.keys()]).toEqual(['MachineDeployment/ns/md', 'MachineSet/ns/solo']);
+    expect(s.machinesOf('MachineDeployment/ns/md')).toEqual([m1]);
+    expect(s.ownerOf(m2)).toMatchObject({ kind: 'MachineSet', name: 'solo' });
+    expect(s.problems).toEqual([]);
+  });
+
+  it('without MachineDeployments served, every set is its own candidate', () => {
+    const owned = obj('MachineSet', 'owned', { owner: md, annotations: bounds(0, 3) }, { replicas: 1 });
+    const s = build({ machineSets: [owned], machineDeployments: undefined });
+    expect([...s.groups.keys()]).toEqual(['MachineSet/ns/owned']);
+  });
+
+  it('matches respelled providerIDs by identity, not by text', () => {
+    const s = build({ machines: [m1, m2], machineSets: [ms, solo], machineDeployments: [md] });
+    expect(s.machineOfNode(node('n1', 'aws:////i-0123456789abcdef0'))).toMatchObject({
+      machine: m1,
+      matchedBy: 'provider-id',
+    });
+    // Same last segment, another instance: cluster-autoscaler would pair these.
+    expect(s.machineOfNode(node('n2', 'gce://other-proj/us-central1-a/vm-2')).machine).toBeUndefined();
+  });
+
+  it('reports two machines of one instance as ambiguous', () => {
+    const twin = obj('Machine', 'twin', { owner: ms }, { providerID: 'aws:////i-0123456789abcdef0' });
+    const s = build({ machines: [m1, twin], machineSets: [ms], machineDeployments: [md] });
+    const found = s.machineOfNode(node('n1', 'aws:///us-east-1a/i-0123456789abcdef0'));
+    expect(found.machine).toBeUndefined();
+    expect(found).toHaveProperty('ambiguous', [m1, twin]);
+  });
+
+  it('follows a stale owner UID by name and reports it; a missing owner is reported too', () => {
+    const stale = obj(
+      'Machine',
+      'stale',
+      { owner: solo, ownerUID: 'old-uid' },
+      { providerID: 'aws:////i-00000001' },
+    );
+    const lost = obj('Machine', 'lost', { owner: obj('MachineSet', 'gone') });
+    const s = build({ machines: [stale, lost], machineSets: [solo] });
+    expect(s.ownerOf(stale)).toMatchObject({ kind: 'MachineSet', name: 'solo' });
+    expect(s.problems.map((p) => [p.code, p.object])).toEqual([
+      ['stale-owner-uid', 'Machine ns/stale'],
+      ['unknown-owner', 'Machine ns/lost'],
+    ]);
+    expect(s.problems[0]!.message).toContain('old-uid');
+  });
+
+  it('reports invalid bounds of candidates only (auto-discovery first, as upstream)', () => {
+    const bad = obj('MachineSet', 'bad', {
+      annotations: { 'cluster.k8s.io/cluster-api-autoscaler-node-group-min-size': '-1' },
+    });
+    expect(build({ machineSets: [bad] }).boundsErrors.map((p) => p.path)).toEqual([
+      'metadata.annotations["cluster.k8s.io/cluster-api-autoscaler-node-group-min-size"]',
+    ]);
+    const elsewhere = { namespace: 'other', clusterName: '', labelSelector: {} };
+    expect(build({ machineSets: [bad], autoDiscovery: [elsewhere] }).boundsErrors).toEqual([]);
+  });
+
+  it('finds a machine by the failed-machine placeholder and by the Node annotation (both spellings)', () => {
+    const bare = obj('Machine', 'bare', { owner: solo });
+    const s = build({ machines: [bare], machineSets: [solo] });
+    expect(s.machineOfNode(node('x', 'failed-machine-ns_bare')).matchedBy).toBe('failed-machine');
+    expect(s.machineOfNode(node('x', undefined, { 'cluster.k8s.io/machine': 'ns/bare' })).matchedBy).toBe(
+      'node-annotation',
+    );
+    expect(
+      s.machineOfNode(
+        node('x', undefined, {
+          'cluster.x-k8s.io/machine': 'bare',
+          'cluster.x-k8s.io/cluster-namespace': 'ns',
+        }),
+      ).matchedBy,
+    ).toBe('node-annotation');
+    expect(s.machineOfNode(node('x', 'aws:////i-0000000f')).machine).toBeUndefined();
+  });
+
+  it('names each machine’s Node by identity or nodeRef', () => {
+    const byRef = {
+      ...obj('Machine', 'r', { owner: solo }),
+      status: { nodeRef: { kind: 'Node', name: 'n-ref' } },
+    };
+    const s = build({
+      machines: [m1, byRef],
+      machineSets: [ms, solo],
+      machineDeployments: [md],
+      nodes: [node('n-1', 'aws:////i-0123456789abcdef0'), node('n-ref')],
+    });
+    expect(s.nodeOfMachine(m1)?.metadata?.name).toBe('n-1');
+    expect(s.nodeOfMachine(byRef)?.metadata?.name).toBe('n-ref');
+    expect(s.nodeNamed('n-ref')).toBeDefined();
+  });
+});
+
+describe("Go's %q of an int (upstream's message)", () => {
+  it.each([
+    [3, "'\\x03'"],
+    [2, "'\\x02'"],
+    [10, "'\\n'"],
+    [65, "'A'"],
+    [39, "'\\''"],
+    [127, "'\\x7f'"],
+    [200, "'È'"],
+  ])('%i → %s', (n, quoted) => expect(goQuoteInt(n)).toBe(quoted));
+});
