@@ -68,7 +68,11 @@ export type MatchedBy = 'provider-id' | 'failed-machine' | 'node-annotation';
 
 export type MachineLookup =
   | { readonly machine: KubeObject; readonly matchedBy: MatchedBy }
-  | { readonly machine: undefined; readonly ambiguous?: readonly KubeObject[] };
+  | {
+      readonly machine: undefined;
+      readonly matchedBy?: undefined;
+      readonly ambiguous?: readonly KubeObject[];
+    };
 
 export interface SnapshotInput {
   readonly machines: readonly KubeObject[];

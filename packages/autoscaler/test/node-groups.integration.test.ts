@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
-import { useControlPlane } from '@capi-kit/envtest/vitest';
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -23,457 +23,462 @@ const vectors: { name: string; input: Record<string, number>; expected: Record<s
   JSON.parse(readFileSync(new URL('./fixtures/vectors.json', import.meta.url), 'utf8'));
 
 const management = useControlPlane();
-let workload: ControlPlane;
-const providers: NodeGroupProvider[] = [];
+// The workload cluster is a second, private control plane: only the local backend gives one.
+describe.skipIf(noControlPlane('private-local'))('node groups on live clusters', () => {
+  let workload: ControlPlane;
+  const providers: NodeGroupProvider[] = [];
 
-beforeAll(async () => {
-  await management.installCRDs([join(crdRoot, 'v1alpha2'), join(crdRoot, 'v1alpha1')]);
-  workload = await startControlPlane({ log: () => {} });
-});
-
-afterAll(async () => {
-  await Promise.all(providers.map((p) => p.stop()));
-  await workload?.stop();
-});
-
-/** A provider over this file's namespace (auto-discovery keeps other files' groups out). */
-async function provider(version: Version, options: Partial<NodeGroupProviderOptions> = {}) {
-  const created = await createNodeGroupProvider({
-    management: management.kubeConfig,
-    workload: workload.kubeConfig,
-    apiVersion: version,
-    autoDiscovery: [`clusterapi:namespace=${management.namespace}`],
-    leaseGuard: { namespace: leaseNamespace },
-    ...options,
+  beforeAll(async () => {
+    await management.installCRDs([join(crdRoot, 'v1alpha2'), join(crdRoot, 'v1alpha1')]);
+    workload = await startControlPlane({ backend: 'local', log: () => {} });
   });
-  providers.push(created);
-  return created;
-}
 
-const leaseNamespace = 'autoscaler-leases';
+  afterAll(async () => {
+    await Promise.all(providers.map((p) => p.stop()));
+    await workload?.stop();
+  });
 
-async function rejection(promise: Promise<unknown>): Promise<NodeGroupError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as NodeGroupError;
-}
-
-/**
- * A group of `size` machines, each with a Node in the workload cluster. The Node's
- * providerID is `nodeID(i)` and the Machine's `machineID(i)` (the same by default).
- */
-async function group(
-  objects: ClusterObjects,
-  options: {
-    kind?: 'MachineDeployment' | 'MachineSet';
-    min: number;
-    max: number;
-    replicas: number;
-    size?: number;
-    machineID?: (i: number, base: string) => string | undefined;
-    nodeID?: (i: number, base: string) => string | undefined;
-  },
-) {
-  const kind = options.kind ?? 'MachineDeployment';
-  const name = unique(kind === 'MachineDeployment' ? 'md' : 'ms');
-  const bounds = objects.bounds(options.min, options.max);
-  let set: Created;
-  let resource: Created;
-  if (kind === 'MachineDeployment') {
-    resource = await objects.machineDeployment(name, options.replicas, bounds);
-    set = await objects.machineSet(`${name}-set`, options.replicas, {}, { owner: resource });
-  } else {
-    resource = set = await objects.machineSet(name, options.replicas, bounds);
+  /** A provider over this file's namespace (auto-discovery keeps other files' groups out). */
+  async function provider(version: Version, options: Partial<NodeGroupProviderOptions> = {}) {
+    const created = await createNodeGroupProvider({
+      management: management.kubeConfig,
+      workload: workload.kubeConfig,
+      apiVersion: version,
+      autoDiscovery: [`clusterapi:namespace=${management.namespace}`],
+      leaseGuard: { namespace: leaseNamespace },
+      ...options,
+    });
+    providers.push(created);
+    return created;
   }
-  const machines: Created[] = [];
-  const nodes: string[] = [];
-  for (let i = 0; i < (options.size ?? options.replicas); i++) {
-    // AWS instance IDs are i- and 8 or 17 hex digits; the grammar refuses anything else.
-    const hex = Array.from({ length: 17 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-    const base = `aws:///us-east-1a/i-${hex}`;
-    const machineName = `${name}-m${i}`;
-    machines.push(
-      await objects.machine(machineName, {
-        owner: set,
-        providerID: (options.machineID ?? ((_, b) => b))(i, base),
-      }),
+
+  const leaseNamespace = 'autoscaler-leases';
+
+  async function rejection(promise: Promise<unknown>): Promise<NodeGroupError> {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
     );
-    const nodeName = `${name}-n${i}`;
-    await createNode(workload.kubeConfig, nodeName, (options.nodeID ?? ((_, b) => b))(i, base));
-    nodes.push(nodeName);
+    expect(error).toBeInstanceOf(Error);
+    return error as NodeGroupError;
   }
-  return { id: `${kind}/${objects.namespace}/${name}`, kind, name, resource, set, machines, nodes };
-}
 
-const groupOf = (p: NodeGroupProvider, id: string): NodeGroup => {
-  const found = p.nodeGroups().find((g) => g.id === id);
-  if (found === undefined) throw new Error(`no group ${id} among ${p.nodeGroups().map((g) => g.id)}`);
-  return found;
-};
-
-/** Waits until the provider's caches show `condition`. */
-const until = (check: () => void) => vi.waitFor(check, { timeout: 30_000, interval: 50 });
-
-const annotationsOf = async (objects: ClusterObjects, machine: Created) =>
-  ((await objects.get('Machine', machine.metadata.name)).metadata.annotations ?? {}) as Record<
-    string,
-    string
-  >;
-
-describe.each(['cluster.x-k8s.io/v1alpha2', 'cluster.k8s.io/v1alpha1'] as const)('%s', (version) => {
-  let objects: ClusterObjects;
-  beforeAll(() => {
-    objects = new ClusterObjects(management.kubeConfig, version, management.namespace);
-  });
-
-  it('lists one group per MachineDeployment and per un-owned MachineSet with max > min', async () => {
-    const md = await group(objects, { min: 1, max: 5, replicas: 2 });
-    const ms = await group(objects, { kind: 'MachineSet', min: 0, max: 3, replicas: 1 });
-    const fixed = await group(objects, { kind: 'MachineSet', min: 2, max: 2, replicas: 2, size: 0 });
-    const zero = await group(objects, { min: 0, max: 2, replicas: 0 });
-    const p = await provider(version);
-    expect(p.apiVersion).toBe(version);
-    const ids = p.nodeGroups().map((g) => g.id);
-    expect(ids).toContain(md.id);
-    expect(ids).toContain(ms.id);
-    // The deployment's own MachineSet is not a group of its own.
-    expect(ids).not.toContain(`MachineSet/${objects.namespace}/${md.set.metadata.name}`);
-    expect(ids).not.toContain(fixed.id); // no room to scale
-    expect(ids).not.toContain(zero.id); // 0 replicas, as cluster-autoscaler 1.20
-    const g = groupOf(p, md.id);
-    expect([g.minSize, g.maxSize, await g.targetSize()]).toEqual([1, 5, 2]);
-    expect((await g.nodes()).map((n) => n.id).sort()).toEqual(
-      md.machines.map((m) => m.spec!.providerID).sort(),
-    );
-    expect(p.nodeGroupForNode(md.nodes[0]!)?.id).toBe(md.id);
-    expect(p.nodeGroupForNode(ms.nodes[0]!)?.id).toBe(ms.id);
-    expect(p.nodeGroupForNode('no-such-node')).toBeNull();
-  });
-
-  it('increases and decreases through the scale subresource, with upstream errors', async () => {
-    const md = await group(objects, { min: 1, max: 10, replicas: 3 });
-    const p = await provider(version);
-    const g = groupOf(p, md.id);
-    for (const v of vectors.filter((x) => /^(IncreaseSize|DecreaseTargetSize)\[1\.20/.test(x.name))) {
-      await objects.replace('MachineDeployment', md.name, {
-        ...(await objects.get('MachineDeployment', md.name)),
-        spec: { ...(await objects.get('MachineDeployment', md.name)).spec, replicas: v.input.replicas },
-      });
-      const call = v.name.startsWith('IncreaseSize')
-        ? g.increaseSize(v.input.delta!)
-        : g.decreaseTargetSize(v.input.delta!);
-      if (typeof v.expected.error === 'string')
-        expect((await rejection(call)).message).toBe(v.expected.error);
-      else await call;
-      expect(await objects.replicas('MachineDeployment', md.name)).toBe(v.expected.replicasAfter);
+  /**
+   * A group of `size` machines, each with a Node in the workload cluster. The Node's
+   * providerID is `nodeID(i)` and the Machine's `machineID(i)` (the same by default).
+   */
+  async function group(
+    objects: ClusterObjects,
+    options: {
+      kind?: 'MachineDeployment' | 'MachineSet';
+      min: number;
+      max: number;
+      replicas: number;
+      size?: number;
+      machineID?: (i: number, base: string) => string | undefined;
+      nodeID?: (i: number, base: string) => string | undefined;
+    },
+  ) {
+    const kind = options.kind ?? 'MachineDeployment';
+    const name = unique(kind === 'MachineDeployment' ? 'md' : 'ms');
+    const bounds = objects.bounds(options.min, options.max);
+    let set: Created;
+    let resource: Created;
+    if (kind === 'MachineDeployment') {
+      resource = await objects.machineDeployment(name, options.replicas, bounds);
+      set = await objects.machineSet(`${name}-set`, options.replicas, {}, { owner: resource });
+    } else {
+      resource = set = await objects.machineSet(name, options.replicas, bounds);
     }
-    expect((await rejection(g.increaseSize(8))).message).toBe('size increase too large - desired:11 max:10');
-    expect((await rejection(g.increaseSize(0))).code).toBe('size-increase-not-positive');
-    await g.increaseSize(2);
-    expect(await g.targetSize()).toBe(5);
-    await g.decreaseTargetSize(-2); // 3 machines exist: down to 3 is allowed
-    expect(await g.targetSize()).toBe(3);
-    const tooFar = await rejection(g.decreaseTargetSize(-1));
-    expect([tooFar.code, tooFar.message]).toEqual([
-      'would-delete-existing-nodes',
-      'attempt to delete existing nodes targetSize:3 delta:-1 existingNodes: 3',
-    ]);
-    expect((await rejection(g.decreaseTargetSize(0))).message).toBe('size decrease must be negative');
-  });
+    const machines: Created[] = [];
+    const nodes: string[] = [];
+    for (let i = 0; i < (options.size ?? options.replicas); i++) {
+      // AWS instance IDs are i- and 8 or 17 hex digits; the grammar refuses anything else.
+      const hex = Array.from({ length: 17 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+      const base = `aws:///us-east-1a/i-${hex}`;
+      const machineName = `${name}-m${i}`;
+      machines.push(
+        await objects.machine(machineName, {
+          owner: set,
+          providerID: (options.machineID ?? ((_, b) => b))(i, base),
+        }),
+      );
+      const nodeName = `${name}-n${i}`;
+      await createNode(workload.kubeConfig, nodeName, (options.nodeID ?? ((_, b) => b))(i, base));
+      nodes.push(nodeName);
+    }
+    return { id: `${kind}/${objects.namespace}/${name}`, kind, name, resource, set, machines, nodes };
+  }
 
-  it('deleteNodes marks with the key this version reads, then lowers replicas', async () => {
-    const md = await group(objects, { min: 1, max: 10, replicas: 4 });
-    const p = await provider(version);
-    const g = groupOf(p, md.id);
-    await g.deleteNodes([md.nodes[2]!, md.nodes[3]!]);
-    expect(await g.targetSize()).toBe(2);
-    for (const machine of md.machines.slice(2)) {
-      const annotations = await annotationsOf(objects, machine);
-      // v0.1 and v0.2 MachineSet controllers read only cluster.k8s.io/delete-machine.
-      expect(Object.keys(annotations).filter((k) => k.endsWith('/delete-machine'))).toEqual([
-        'cluster.k8s.io/delete-machine',
+  const groupOf = (p: NodeGroupProvider, id: string): NodeGroup => {
+    const found = p.nodeGroups().find((g) => g.id === id);
+    if (found === undefined) throw new Error(`no group ${id} among ${p.nodeGroups().map((g) => g.id)}`);
+    return found;
+  };
+
+  /** Waits until the provider's caches show `condition`. */
+  const until = (check: () => void) => vi.waitFor(check, { timeout: 30_000, interval: 50 });
+
+  const annotationsOf = async (objects: ClusterObjects, machine: Created) =>
+    ((await objects.get('Machine', machine.metadata.name)).metadata.annotations ?? {}) as Record<
+      string,
+      string
+    >;
+
+  describe.each(['cluster.x-k8s.io/v1alpha2', 'cluster.k8s.io/v1alpha1'] as const)('%s', (version) => {
+    let objects: ClusterObjects;
+    beforeAll(() => {
+      objects = new ClusterObjects(management.kubeConfig, version, management.namespace);
+    });
+
+    it('lists one group per MachineDeployment and per un-owned MachineSet with max > min', async () => {
+      const md = await group(objects, { min: 1, max: 5, replicas: 2 });
+      const ms = await group(objects, { kind: 'MachineSet', min: 0, max: 3, replicas: 1 });
+      const fixed = await group(objects, { kind: 'MachineSet', min: 2, max: 2, replicas: 2, size: 0 });
+      const zero = await group(objects, { min: 0, max: 2, replicas: 0 });
+      const p = await provider(version);
+      expect(p.apiVersion).toBe(version);
+      const ids = p.nodeGroups().map((g) => g.id);
+      expect(ids).toContain(md.id);
+      expect(ids).toContain(ms.id);
+      // The deployment's own MachineSet is not a group of its own.
+      expect(ids).not.toContain(`MachineSet/${objects.namespace}/${md.set.metadata.name}`);
+      expect(ids).not.toContain(fixed.id); // no room to scale
+      expect(ids).not.toContain(zero.id); // 0 replicas, as cluster-autoscaler 1.20
+      const g = groupOf(p, md.id);
+      expect([g.minSize, g.maxSize, await g.targetSize()]).toEqual([1, 5, 2]);
+      expect((await g.nodes()).map((n) => n.id).sort()).toEqual(
+        md.machines.map((m) => m.spec!.providerID).sort(),
+      );
+      expect(p.nodeGroupForNode(md.nodes[0]!)?.id).toBe(md.id);
+      expect(p.nodeGroupForNode(ms.nodes[0]!)?.id).toBe(ms.id);
+      expect(p.nodeGroupForNode('no-such-node')).toBeNull();
+    });
+
+    it('increases and decreases through the scale subresource, with upstream errors', async () => {
+      const md = await group(objects, { min: 1, max: 10, replicas: 3 });
+      const p = await provider(version);
+      const g = groupOf(p, md.id);
+      for (const v of vectors.filter((x) => /^(IncreaseSize|DecreaseTargetSize)\[1\.20/.test(x.name))) {
+        await objects.replace('MachineDeployment', md.name, {
+          ...(await objects.get('MachineDeployment', md.name)),
+          spec: { ...(await objects.get('MachineDeployment', md.name)).spec, replicas: v.input.replicas },
+        });
+        const call = v.name.startsWith('IncreaseSize')
+          ? g.increaseSize(v.input.delta!)
+          : g.decreaseTargetSize(v.input.delta!);
+        if (typeof v.expected.error === 'string')
+          expect((await rejection(call)).message).toBe(v.expected.error);
+        else await call;
+        expect(await objects.replicas('MachineDeployment', md.name)).toBe(v.expected.replicasAfter);
+      }
+      expect((await rejection(g.increaseSize(8))).message).toBe(
+        'size increase too large - desired:11 max:10',
+      );
+      expect((await rejection(g.increaseSize(0))).code).toBe('size-increase-not-positive');
+      await g.increaseSize(2);
+      expect(await g.targetSize()).toBe(5);
+      await g.decreaseTargetSize(-2); // 3 machines exist: down to 3 is allowed
+      expect(await g.targetSize()).toBe(3);
+      const tooFar = await rejection(g.decreaseTargetSize(-1));
+      expect([tooFar.code, tooFar.message]).toEqual([
+        'would-delete-existing-nodes',
+        'attempt to delete existing nodes targetSize:3 delta:-1 existingNodes: 3',
       ]);
-      expect(annotations['cluster.k8s.io/delete-machine']).not.toBe('');
-    }
-    expect(Object.keys(await annotationsOf(objects, md.machines[0]!))).toEqual([]);
-  });
-
-  it('refuses deletions with upstream messages and writes nothing', async () => {
-    const a = await group(objects, { kind: 'MachineSet', min: 1, max: 3, replicas: 2 });
-    const b = await group(objects, { kind: 'MachineSet', min: 1, max: 3, replicas: 2 });
-    const p = await provider(version);
-    const ga = groupOf(p, a.id);
-    const node = await workload.kubeConfig.makeApiClient(CoreV1Api).readNode({ name: b.nodes[0]! });
-    const foreign = await rejection(ga.deleteNodes([node]));
-    expect([foreign.code, foreign.message]).toEqual([
-      'node-not-in-group',
-      `node "${node.spec!.providerID}" doesn't belong to node group "${a.id}"`,
-    ]);
-    const all = await rejection(ga.deleteNodes(a.nodes));
-    expect(all.code).toBe('delete-below-min-size');
-    // Upstream formats the two ints with %q (Go prints them as quoted characters).
-    expect(all.message).toBe(
-      `unable to delete 2 machines in "${a.id}", machine replicas are '\\x02', minSize is '\\x01' `,
-    );
-    await ga.deleteNodes([a.nodes[0]!]);
-    const atMin = await rejection(ga.deleteNodes([a.nodes[1]!]));
-    expect([atMin.code, atMin.message]).toEqual([
-      'min-size-reached',
-      'min size reached, nodes will not be deleted',
-    ]);
-    expect(await objects.replicas('MachineSet', a.name)).toBe(1);
-    expect(await annotationsOf(objects, a.machines[1]!)).toEqual({});
-    const orphan = `orphan-${unique('n')}`;
-    await createNode(workload.kubeConfig, orphan, 'aws:///us-east-1a/i-0000000000000000f');
-    await until(() => expect(p.explainNode(orphan).nodeObject).toBeDefined());
-    const none = await rejection(groupOf(p, b.id).deleteNodes([orphan]));
-    expect(none.message).toBe('no node group found for node "aws:///us-east-1a/i-0000000000000000f"');
-  });
-
-  it('reports an unknown machine when the Machine is gone from the server', async () => {
-    const md = await group(objects, { min: 0, max: 3, replicas: 2 });
-    const p = await provider(version);
-    const g = groupOf(p, md.id);
-    // A stopped provider keeps its last view: the machine is still in it, not on the server.
-    await p.stop();
-    await objects.delete('Machine', md.machines[0]!.metadata.name);
-    const error = await rejection(g.deleteNodes([md.nodes[0]!]));
-    expect([error.code, error.message]).toEqual([
-      'unknown-machine-for-node',
-      `unknown machine for node "${md.machines[0]!.spec!.providerID}"`,
-    ]);
-    expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
-  });
-
-  it('skips a machine that is already being deleted', async () => {
-    const md = await group(objects, { min: 0, max: 3, replicas: 2 });
-    const machine = md.machines[1]!;
-    await objects.replace('Machine', machine.metadata.name, {
-      ...(await objects.get('Machine', machine.metadata.name)),
-      metadata: {
-        ...(await objects.get('Machine', machine.metadata.name)).metadata,
-        finalizers: ['test/hold'],
-      },
+      expect((await rejection(g.decreaseTargetSize(0))).message).toBe('size decrease must be negative');
     });
-    await objects.delete('Machine', machine.metadata.name);
-    const p = await provider(version);
-    await groupOf(p, md.id).deleteNodes([md.nodes[1]!]);
-    expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
-    const after = await objects.get('Machine', machine.metadata.name);
-    expect(after.metadata.annotations ?? {}).toEqual({});
-    await objects.replace('Machine', machine.metadata.name, {
-      ...after,
-      metadata: { ...after.metadata, finalizers: [] },
-    });
-  });
-});
 
-describe('matching nodes to machines', () => {
-  let objects: ClusterObjects;
-  beforeAll(() => {
-    objects = new ClusterObjects(management.kubeConfig, 'cluster.x-k8s.io/v1alpha2', management.namespace);
-  });
-
-  it('matches respelled providerIDs by instance identity', async () => {
-    // The Node has the zone, the Machine does not (and the other way round); cluster-
-    // autoscaler matches by the last path segment, CAPI ≥ v1.3 not at all.
-    const md = await group(objects, {
-      min: 0,
-      max: 3,
-      replicas: 2,
-      machineID: (i, id) => (i === 0 ? id.replace('/us-east-1a/', '//') : id),
-      nodeID: (i, id) => (i === 1 ? id.replace('/us-east-1a/', '//') : id),
+    it('deleteNodes marks with the key this version reads, then lowers replicas', async () => {
+      const md = await group(objects, { min: 1, max: 10, replicas: 4 });
+      const p = await provider(version);
+      const g = groupOf(p, md.id);
+      await g.deleteNodes([md.nodes[2]!, md.nodes[3]!]);
+      expect(await g.targetSize()).toBe(2);
+      for (const machine of md.machines.slice(2)) {
+        const annotations = await annotationsOf(objects, machine);
+        // v0.1 and v0.2 MachineSet controllers read only cluster.k8s.io/delete-machine.
+        expect(Object.keys(annotations).filter((k) => k.endsWith('/delete-machine'))).toEqual([
+          'cluster.k8s.io/delete-machine',
+        ]);
+        expect(annotations['cluster.k8s.io/delete-machine']).not.toBe('');
+      }
+      expect(Object.keys(await annotationsOf(objects, md.machines[0]!))).toEqual([]);
     });
-    const p = await provider('cluster.x-k8s.io/v1alpha2');
-    for (const node of md.nodes) {
-      expect(p.nodeGroupForNode(node)?.id).toBe(md.id);
-      expect(p.explainNode(node).matchedBy).toBe('provider-id');
-    }
-    await groupOf(p, md.id).deleteNodes([md.nodes[0]!]);
-    expect(Object.keys(await annotationsOf(objects, md.machines[0]!))).toEqual([
-      'cluster.k8s.io/delete-machine',
-    ]);
-  });
 
-  it('finds machines through the failed-machine placeholder and the Node annotation', async () => {
-    const ms = await group(objects, {
-      kind: 'MachineSet',
-      min: 0,
-      max: 3,
-      replicas: 2,
-      machineID: () => undefined,
-    });
-    const failed = ms.machines[0]!;
-    await objects.api.replaceNamespacedCustomObjectStatus({
-      group: objects.group,
-      version: objects.version,
-      namespace: objects.namespace,
-      plural: 'machines',
-      name: failed.metadata.name,
-      body: { ...(await objects.get('Machine', failed.metadata.name)), status: { errorMessage: 'boom' } },
-    });
-    const placeholder = `failed-machine-${objects.namespace}_${failed.metadata.name}`;
-    await createNode(workload.kubeConfig, unique('ph'), placeholder);
-    const annotated = unique('annotated');
-    await createNode(workload.kubeConfig, annotated, undefined, {
-      'cluster.x-k8s.io/machine': ms.machines[1]!.metadata.name,
-      'cluster.x-k8s.io/cluster-namespace': objects.namespace,
-    });
-    const p = await provider('cluster.x-k8s.io/v1alpha2');
-    await until(() => expect(p.explainNode(annotated).matchedBy).toBe('node-annotation'));
-    expect(p.nodeGroupForNode(annotated)?.id).toBe(ms.id);
-    await until(() =>
-      expect(p.explainNode({ metadata: { name: 'x' }, spec: { providerID: placeholder } }).matchedBy).toBe(
-        'failed-machine',
-      ),
-    );
-    const ids = (await groupOf(p, ms.id).nodes()).map((n) => n.id);
-    expect(ids).toContain(placeholder);
-  });
-
-  it('reports a stale owner UID instead of letting the node vanish', async () => {
-    const md = await group(objects, { kind: 'MachineSet', min: 0, max: 3, replicas: 1 });
-    const stale = await objects.machine(unique('stale'), {
-      owner: md.set,
-      ownerUID: '00000000-0000-0000-0000-000000000001',
-      providerID: 'aws:///us-east-1a/i-0123456789abcdef0',
-    });
-    const node = unique('stale-node');
-    await createNode(workload.kubeConfig, node, 'aws:////i-0123456789abcdef0');
-    const p = await provider('cluster.x-k8s.io/v1alpha2');
-    const explained = p.explainNode(node);
-    expect(explained.group?.id).toBe(md.id);
-    expect(explained.problems).toEqual([
-      expect.objectContaining({
-        code: 'stale-owner-uid',
-        object: `Machine ${objects.namespace}/${stale.metadata.name}`,
-      }),
-    ]);
-    expect(p.problems().map((x) => x.code)).toContain('stale-owner-uid');
-  });
-});
-
-describe('concurrency and safety', () => {
-  let objects: ClusterObjects;
-  beforeAll(() => {
-    objects = new ClusterObjects(management.kubeConfig, 'cluster.x-k8s.io/v1alpha2', management.namespace);
-  });
-
-  it('two providers deleting different nodes of one group at once end at exactly the right replicas', async () => {
-    for (let round = 0; round < 3; round++) {
-      const md = await group(objects, { min: 0, max: 10, replicas: 6 });
-      const [p1, p2] = await Promise.all([
-        provider('cluster.x-k8s.io/v1alpha2'),
-        provider('cluster.x-k8s.io/v1alpha2'),
+    it('refuses deletions with upstream messages and writes nothing', async () => {
+      const a = await group(objects, { kind: 'MachineSet', min: 1, max: 3, replicas: 2 });
+      const b = await group(objects, { kind: 'MachineSet', min: 1, max: 3, replicas: 2 });
+      const p = await provider(version);
+      const ga = groupOf(p, a.id);
+      const node = await workload.kubeConfig.makeApiClient(CoreV1Api).readNode({ name: b.nodes[0]! });
+      const foreign = await rejection(ga.deleteNodes([node]));
+      expect([foreign.code, foreign.message]).toEqual([
+        'node-not-in-group',
+        `node "${node.spec!.providerID}" doesn't belong to node group "${a.id}"`,
       ]);
-      await Promise.all([
-        groupOf(p1!, md.id).deleteNodes([md.nodes[0]!, md.nodes[1]!]),
-        groupOf(p2!, md.id).deleteNodes([md.nodes[2]!]),
-        groupOf(p2!, md.id).deleteNodes([md.nodes[3]!]),
+      const all = await rejection(ga.deleteNodes(a.nodes));
+      expect(all.code).toBe('delete-below-min-size');
+      // Upstream formats the two ints with %q (Go prints them as quoted characters).
+      expect(all.message).toBe(
+        `unable to delete 2 machines in "${a.id}", machine replicas are '\\x02', minSize is '\\x01' `,
+      );
+      await ga.deleteNodes([a.nodes[0]!]);
+      const atMin = await rejection(ga.deleteNodes([a.nodes[1]!]));
+      expect([atMin.code, atMin.message]).toEqual([
+        'min-size-reached',
+        'min size reached, nodes will not be deleted',
+      ]);
+      expect(await objects.replicas('MachineSet', a.name)).toBe(1);
+      expect(await annotationsOf(objects, a.machines[1]!)).toEqual({});
+      const orphan = `orphan-${unique('n')}`;
+      await createNode(workload.kubeConfig, orphan, 'aws:///us-east-1a/i-0000000000000000f');
+      await until(() => expect(p.explainNode(orphan).nodeObject).toBeDefined());
+      const none = await rejection(groupOf(p, b.id).deleteNodes([orphan]));
+      expect(none.message).toBe('no node group found for node "aws:///us-east-1a/i-0000000000000000f"');
+    });
+
+    it('reports an unknown machine when the Machine is gone from the server', async () => {
+      const md = await group(objects, { min: 0, max: 3, replicas: 2 });
+      const p = await provider(version);
+      const g = groupOf(p, md.id);
+      // A stopped provider keeps its last view: the machine is still in it, not on the server.
+      await p.stop();
+      await objects.delete('Machine', md.machines[0]!.metadata.name);
+      const error = await rejection(g.deleteNodes([md.nodes[0]!]));
+      expect([error.code, error.message]).toEqual([
+        'unknown-machine-for-node',
+        `unknown machine for node "${md.machines[0]!.spec!.providerID}"`,
       ]);
       expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
-      for (const machine of md.machines.slice(0, 4))
-        expect(await annotationsOf(objects, machine)).toHaveProperty(['cluster.k8s.io/delete-machine']);
-    }
+    });
+
+    it('skips a machine that is already being deleted', async () => {
+      const md = await group(objects, { min: 0, max: 3, replicas: 2 });
+      const machine = md.machines[1]!;
+      await objects.replace('Machine', machine.metadata.name, {
+        ...(await objects.get('Machine', machine.metadata.name)),
+        metadata: {
+          ...(await objects.get('Machine', machine.metadata.name)).metadata,
+          finalizers: ['test/hold'],
+        },
+      });
+      await objects.delete('Machine', machine.metadata.name);
+      const p = await provider(version);
+      await groupOf(p, md.id).deleteNodes([md.nodes[1]!]);
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
+      const after = await objects.get('Machine', machine.metadata.name);
+      expect(after.metadata.annotations ?? {}).toEqual({});
+      await objects.replace('Machine', machine.metadata.name, {
+        ...after,
+        metadata: { ...after.metadata, finalizers: [] },
+      });
+    });
   });
 
-  it('the lease guard: a held or reserved lease refuses deletion, nothing is marked or scaled', async () => {
-    const md = await group(objects, { min: 0, max: 5, replicas: 3 });
-    const ops = new NodeLeaseClient({
-      kubeConfig: workload.kubeConfig,
-      namespace: leaseNamespace,
-      holderIdentity: 'ops/reboot-agent',
-      ensureNamespace: true,
+  describe('matching nodes to machines', () => {
+    let objects: ClusterObjects;
+    beforeAll(() => {
+      objects = new ClusterObjects(management.kubeConfig, 'cluster.x-k8s.io/v1alpha2', management.namespace);
     });
-    expect(await ops.tryAcquire(md.nodes[1]!)).toMatchObject({ acquired: true });
-    const p = await provider('cluster.x-k8s.io/v1alpha2');
-    const g = groupOf(p, md.id);
-    const refused = await rejection(g.deleteNodes([md.nodes[0]!, md.nodes[1]!]));
-    expect(refused.code).toBe('under-maintenance');
-    expect(refused.message).toContain(md.nodes[1]!);
-    expect(refused.message).toContain('ops/reboot-agent');
-    expect(await objects.replicas('MachineDeployment', md.name)).toBe(3);
-    for (const machine of md.machines) expect(await annotationsOf(objects, machine)).toEqual({});
-    const instances = await g.nodes();
-    expect(instances.filter((i) => i.underMaintenance).map((i) => [i.node, i.maintenance?.holder])).toEqual([
-      [md.nodes[1], 'ops/reboot-agent'],
-    ]);
 
-    // Released: the same call goes through.
-    await ops.release(md.nodes[1]!);
-    await g.deleteNodes([md.nodes[1]!]);
-    expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
-
-    // An administrator's reservation (kubeadm… holder) counts too, and the guard can be off.
-    const core = workload.kubeConfig.makeApiClient(
-      (await import('@kubernetes/client-node')).CoordinationV1Api,
-    );
-    await core.createNamespacedLease({
-      namespace: leaseNamespace,
-      body: { metadata: { name: md.nodes[2]! }, spec: { holderIdentity: 'kubeadm-admin' } },
+    it('matches respelled providerIDs by instance identity', async () => {
+      // The Node has the zone, the Machine does not (and the other way round); cluster-
+      // autoscaler matches by the last path segment, CAPI ≥ v1.3 not at all.
+      const md = await group(objects, {
+        min: 0,
+        max: 3,
+        replicas: 2,
+        machineID: (i, id) => (i === 0 ? id.replace('/us-east-1a/', '//') : id),
+        nodeID: (i, id) => (i === 1 ? id.replace('/us-east-1a/', '//') : id),
+      });
+      const p = await provider('cluster.x-k8s.io/v1alpha2');
+      for (const node of md.nodes) {
+        expect(p.nodeGroupForNode(node)?.id).toBe(md.id);
+        expect(p.explainNode(node).matchedBy).toBe('provider-id');
+      }
+      await groupOf(p, md.id).deleteNodes([md.nodes[0]!]);
+      expect(Object.keys(await annotationsOf(objects, md.machines[0]!))).toEqual([
+        'cluster.k8s.io/delete-machine',
+      ]);
     });
-    expect((await rejection(g.deleteNodes([md.nodes[2]!]))).details.holder).toBe('kubeadm-admin');
-    const unguarded = await provider('cluster.x-k8s.io/v1alpha2', { leaseGuard: false });
-    await groupOf(unguarded, md.id).deleteNodes([md.nodes[2]!]);
-    expect(await objects.replicas('MachineDeployment', md.name)).toBe(1);
+
+    it('finds machines through the failed-machine placeholder and the Node annotation', async () => {
+      const ms = await group(objects, {
+        kind: 'MachineSet',
+        min: 0,
+        max: 3,
+        replicas: 2,
+        machineID: () => undefined,
+      });
+      const failed = ms.machines[0]!;
+      await objects.api.replaceNamespacedCustomObjectStatus({
+        group: objects.group,
+        version: objects.version,
+        namespace: objects.namespace,
+        plural: 'machines',
+        name: failed.metadata.name,
+        body: { ...(await objects.get('Machine', failed.metadata.name)), status: { errorMessage: 'boom' } },
+      });
+      const placeholder = `failed-machine-${objects.namespace}_${failed.metadata.name}`;
+      await createNode(workload.kubeConfig, unique('ph'), placeholder);
+      const annotated = unique('annotated');
+      await createNode(workload.kubeConfig, annotated, undefined, {
+        'cluster.x-k8s.io/machine': ms.machines[1]!.metadata.name,
+        'cluster.x-k8s.io/cluster-namespace': objects.namespace,
+      });
+      const p = await provider('cluster.x-k8s.io/v1alpha2');
+      await until(() => expect(p.explainNode(annotated).matchedBy).toBe('node-annotation'));
+      expect(p.nodeGroupForNode(annotated)?.id).toBe(ms.id);
+      await until(() =>
+        expect(p.explainNode({ metadata: { name: 'x' }, spec: { providerID: placeholder } }).matchedBy).toBe(
+          'failed-machine',
+        ),
+      );
+      const ids = (await groupOf(p, ms.id).nodes()).map((n) => n.id);
+      expect(ids).toContain(placeholder);
+    });
+
+    it('reports a stale owner UID instead of letting the node vanish', async () => {
+      const md = await group(objects, { kind: 'MachineSet', min: 0, max: 3, replicas: 1 });
+      const stale = await objects.machine(unique('stale'), {
+        owner: md.set,
+        ownerUID: '00000000-0000-0000-0000-000000000001',
+        providerID: 'aws:///us-east-1a/i-0123456789abcdef0',
+      });
+      const node = unique('stale-node');
+      await createNode(workload.kubeConfig, node, 'aws:////i-0123456789abcdef0');
+      const p = await provider('cluster.x-k8s.io/v1alpha2');
+      const explained = p.explainNode(node);
+      expect(explained.group?.id).toBe(md.id);
+      expect(explained.problems).toEqual([
+        expect.objectContaining({
+          code: 'stale-owner-uid',
+          object: `Machine ${objects.namespace}/${stale.metadata.name}`,
+        }),
+      ]);
+      expect(p.problems().map((x) => x.code)).toContain('stale-owner-uid');
+    });
   });
 
-  it('removes the mark again when lowering replicas fails', async () => {
-    const md = await group(objects, { min: 0, max: 5, replicas: 2 });
-    // A user who may update Machines but not the scale subresource.
-    const user = unique('autoscaler');
-    const rbac = management.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-    await rbac.createNamespacedRole({
-      namespace: objects.namespace,
-      body: {
-        metadata: { name: user },
-        rules: [
-          {
-            apiGroups: ['cluster.x-k8s.io'],
-            resources: ['machines', 'machinesets', 'machinedeployments'],
-            verbs: ['get', 'list', 'watch'],
-          },
-          { apiGroups: ['cluster.x-k8s.io'], resources: ['machines'], verbs: ['update'] },
-          { apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale'], verbs: ['get'] },
-        ],
-      },
+  describe('concurrency and safety', () => {
+    let objects: ClusterObjects;
+    beforeAll(() => {
+      objects = new ClusterObjects(management.kubeConfig, 'cluster.x-k8s.io/v1alpha2', management.namespace);
     });
-    await rbac.createNamespacedRoleBinding({
-      namespace: objects.namespace,
-      body: {
-        metadata: { name: user },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
-        subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-      },
+
+    it('two providers deleting different nodes of one group at once end at exactly the right replicas', async () => {
+      for (let round = 0; round < 3; round++) {
+        const md = await group(objects, { min: 0, max: 10, replicas: 6 });
+        const [p1, p2] = await Promise.all([
+          provider('cluster.x-k8s.io/v1alpha2'),
+          provider('cluster.x-k8s.io/v1alpha2'),
+        ]);
+        await Promise.all([
+          groupOf(p1!, md.id).deleteNodes([md.nodes[0]!, md.nodes[1]!]),
+          groupOf(p2!, md.id).deleteNodes([md.nodes[2]!]),
+          groupOf(p2!, md.id).deleteNodes([md.nodes[3]!]),
+        ]);
+        expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
+        for (const machine of md.machines.slice(0, 4))
+          expect(await annotationsOf(objects, machine)).toHaveProperty(['cluster.k8s.io/delete-machine']);
+      }
     });
-    const restricted = await management.kubeConfigFor(user);
-    // Cluster-wide watches need cluster-wide list: grant it on the three kinds only.
-    await rbac.createClusterRole({
-      body: {
-        metadata: { name: user },
-        rules: [
-          {
-            apiGroups: ['cluster.x-k8s.io'],
-            resources: ['machines', 'machinesets', 'machinedeployments'],
-            verbs: ['list', 'watch'],
-          },
-        ],
-      },
+
+    it('the lease guard: a held or reserved lease refuses deletion, nothing is marked or scaled', async () => {
+      const md = await group(objects, { min: 0, max: 5, replicas: 3 });
+      const ops = new NodeLeaseClient({
+        kubeConfig: workload.kubeConfig,
+        namespace: leaseNamespace,
+        holderIdentity: 'ops/reboot-agent',
+        ensureNamespace: true,
+      });
+      expect(await ops.tryAcquire(md.nodes[1]!)).toMatchObject({ acquired: true });
+      const p = await provider('cluster.x-k8s.io/v1alpha2');
+      const g = groupOf(p, md.id);
+      const refused = await rejection(g.deleteNodes([md.nodes[0]!, md.nodes[1]!]));
+      expect(refused.code).toBe('under-maintenance');
+      expect(refused.message).toContain(md.nodes[1]!);
+      expect(refused.message).toContain('ops/reboot-agent');
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(3);
+      for (const machine of md.machines) expect(await annotationsOf(objects, machine)).toEqual({});
+      const instances = await g.nodes();
+      expect(instances.filter((i) => i.underMaintenance).map((i) => [i.node, i.maintenance?.holder])).toEqual(
+        [[md.nodes[1], 'ops/reboot-agent']],
+      );
+
+      // Released: the same call goes through.
+      await ops.release(md.nodes[1]!);
+      await g.deleteNodes([md.nodes[1]!]);
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
+
+      // An administrator's reservation (kubeadm… holder) counts too, and the guard can be off.
+      const core = workload.kubeConfig.makeApiClient(
+        (await import('@kubernetes/client-node')).CoordinationV1Api,
+      );
+      await core.createNamespacedLease({
+        namespace: leaseNamespace,
+        body: { metadata: { name: md.nodes[2]! }, spec: { holderIdentity: 'kubeadm-admin' } },
+      });
+      expect((await rejection(g.deleteNodes([md.nodes[2]!]))).details.holder).toBe('kubeadm-admin');
+      const unguarded = await provider('cluster.x-k8s.io/v1alpha2', { leaseGuard: false });
+      await groupOf(unguarded, md.id).deleteNodes([md.nodes[2]!]);
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(1);
     });
-    await rbac.createClusterRoleBinding({
-      body: {
-        metadata: { name: user },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
-        subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-      },
+
+    it('removes the mark again when lowering replicas fails', async () => {
+      const md = await group(objects, { min: 0, max: 5, replicas: 2 });
+      // A user who may update Machines but not the scale subresource.
+      const user = unique('autoscaler');
+      const rbac = management.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+      await rbac.createNamespacedRole({
+        namespace: objects.namespace,
+        body: {
+          metadata: { name: user },
+          rules: [
+            {
+              apiGroups: ['cluster.x-k8s.io'],
+              resources: ['machines', 'machinesets', 'machinedeployments'],
+              verbs: ['get', 'list', 'watch'],
+            },
+            { apiGroups: ['cluster.x-k8s.io'], resources: ['machines'], verbs: ['update'] },
+            { apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale'], verbs: ['get'] },
+          ],
+        },
+      });
+      await rbac.createNamespacedRoleBinding({
+        namespace: objects.namespace,
+        body: {
+          metadata: { name: user },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
+          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
+        },
+      });
+      const restricted = await management.kubeConfigFor(user);
+      // Cluster-wide watches need cluster-wide list: grant it on the three kinds only.
+      await rbac.createClusterRole({
+        body: {
+          metadata: { name: user },
+          rules: [
+            {
+              apiGroups: ['cluster.x-k8s.io'],
+              resources: ['machines', 'machinesets', 'machinedeployments'],
+              verbs: ['list', 'watch'],
+            },
+          ],
+        },
+      });
+      await rbac.createClusterRoleBinding({
+        body: {
+          metadata: { name: user },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
+          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
+        },
+      });
+      const p = await provider('cluster.x-k8s.io/v1alpha2', { management: restricted, leaseGuard: false });
+      const error = await rejection(groupOf(p, md.id).deleteNodes([md.nodes[0]!]));
+      expect([error.code, error.details.status]).toEqual(['api-error', 403]);
+      expect(await annotationsOf(objects, md.machines[0]!)).toEqual({});
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
     });
-    const p = await provider('cluster.x-k8s.io/v1alpha2', { management: restricted, leaseGuard: false });
-    const error = await rejection(groupOf(p, md.id).deleteNodes([md.nodes[0]!]));
-    expect([error.code, error.details.status]).toEqual(['api-error', 403]);
-    expect(await annotationsOf(objects, md.machines[0]!)).toEqual({});
-    expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
   });
 });
