@@ -18,11 +18,30 @@ export function workspacePackages() {
     .filter((p) => !p.manifest.private);
 }
 
-/** Public entry points of a package: its `exports` keys, less blocked and metadata ones. */
-export function entryPoints(manifest) {
-  return Object.entries(manifest.exports ?? {})
-    .filter(([key, target]) => target !== null && !key.includes('*') && key !== './package.json')
-    .map(([key]) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`));
+/**
+ * Public subpaths of a package (`.`, `./kit`, ...): its `exports` keys, less blocked and
+ * metadata ones, with each pattern (`./clouds/*`) expanded to the subpaths its source
+ * files give (`./clouds/aws`, ...), read from the pattern's `@capi-kit/source` target.
+ */
+export function subpaths(dir, manifest) {
+  return Object.entries(manifest.exports ?? {}).flatMap(([key, target]) => {
+    if (target === null || key === './package.json') return [];
+    if (!key.includes('*')) return [key];
+    const source = target['@capi-kit/source'];
+    const [prefix, suffix] = source.split('*');
+    const folder = join(dir, prefix);
+    return readdirSync(folder)
+      .filter((file) => file.endsWith(suffix))
+      .sort()
+      .map((file) => key.replace('*', file.slice(0, file.length - suffix.length)));
+  });
+}
+
+/** Public entry points of a package, as import specifiers (`@capi-kit/providerid/kit`). */
+export function entryPoints(dir, manifest) {
+  return subpaths(dir, manifest).map((key) =>
+    key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`,
+  );
 }
 
 /**

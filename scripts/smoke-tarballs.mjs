@@ -32,8 +32,8 @@ try {
       `${ok ? 'ok  ' : 'FAIL'} ${label}${ok ? '' : `\n${run.stderr.trim().replace(/^/gm, '     ')}`}`,
     );
   };
-  for (const { manifest } of workspacePackages()) {
-    for (const entry of entryPoints(manifest)) {
+  for (const { dir, manifest } of workspacePackages()) {
+    for (const entry of entryPoints(dir, manifest)) {
       const spec = JSON.stringify(entry);
       check(`import  ${entry}`, [
         '--input-type=module',

@@ -13,7 +13,7 @@ interface Vectors {
   }[];
 }
 const vectors: Vectors = JSON.parse(
-  readFileSync(new URL('../../providers/test/fixtures/providerid-vectors.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../providerid/test/fixtures/providerid-vectors.json', import.meta.url), 'utf8'),
 );
 
 describe('capi-kit providerid (built binary)', () => {

@@ -39,7 +39,7 @@ describe('capi-kit providerid parse', () => {
     const [gce, droplet] = r.lines.map(json);
     expect(gce).toMatchObject({ input: 'gce://p/z', valid: false, cloud: 'gce', fields: null, key: null });
     expect(gce!.error).toMatch(/gce:\/\/<project>\/<zone>\/<instance-name>/);
-    expect(droplet).toMatchObject({ valid: false, cloud: 'digitalocean', errorKind: 'invalid-field' });
+    expect(droplet).toMatchObject({ valid: false, cloud: 'digitalocean', errorCode: 'invalid-field' });
   });
 
   it('reads IDs from stdin, one a line, keeping empty lines as (invalid) IDs', async () => {
@@ -54,7 +54,7 @@ describe('capi-kit providerid parse', () => {
 
   it('parses a bare ID with --cloud', async () => {
     const bare = await run(['parse', '/7b9cf879', '--json']);
-    expect(json(bare.lines[0]!)).toMatchObject({ valid: false, errorKind: 'no-scheme' });
+    expect(json(bare.lines[0]!)).toMatchObject({ valid: false, errorCode: 'no-scheme' });
     const named = await run(['parse', '/7b9cf879', '--cloud', 'openstack', '--json']);
     expect(json(named.lines[0]!)).toMatchObject({
       valid: true,

@@ -18,7 +18,7 @@ import { VersionView } from './version-view.js';
 export interface ConnectOptions {
   /**
    * For version views that read v1alpha1 objects as v1alpha2: the provider conversion
-   * plug-ins (e.g. `allConversionPlugins` from `@capi-kit/providers`) that turn a
+   * plug-ins (e.g. `awsConversionPlugin` from `@capi-kit/providers-aws`) that turn a
    * v1alpha1 providerSpec into v1alpha2 references. Without one, such objects come back
    * as `conversion-failed`, raw.
    */

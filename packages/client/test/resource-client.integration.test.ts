@@ -1,6 +1,7 @@
 import { toV1alpha1 } from '@capi-kit/conversion';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { allConversionPlugins } from '@capi-kit/providers';
+import { awsConversionPlugin } from '@capi-kit/providers-aws';
+import { vsphereConversionPlugin } from '@capi-kit/providers-vsphere';
 import * as E from 'fp-ts/lib/Either.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CapiClient, connect } from '../src/index.js';
@@ -20,7 +21,11 @@ describe.skipIf(noControlPlane())('typed access on a real API server', () => {
 
   beforeAll(async () => {
     for (const dir of capiCrdDirs) await cp.installCRDs(dir);
-    client = unwrap(await connect(cp.kubeConfig, { conversion: { plugins: allConversionPlugins } }));
+    client = unwrap(
+      await connect(cp.kubeConfig, {
+        conversion: { plugins: [awsConversionPlugin, vsphereConversionPlugin] },
+      }),
+    );
   });
 
   describe('discovery', () => {

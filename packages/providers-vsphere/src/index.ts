@@ -1,2 +1,2 @@
 export * from './conversion/index.js';
-export * from './providerid/index.js';
+export * from './providerid.js';

@@ -7,11 +7,15 @@ import {
   V1ALPHA1,
   V1ALPHA2,
 } from '@capi-kit/conversion';
-import { allConversionPlugins } from '@capi-kit/providers';
+import { awsConversionPlugin } from '@capi-kit/providers-aws';
+import { vsphereConversionPlugin } from '@capi-kit/providers-vsphere';
 import { oneOf, parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIO, readInput } from '../io.js';
+
+// Every conversion plug-in capi-kit ships, in the order they are asked.
+const plugins = [awsConversionPlugin, vsphereConversionPlugin];
 
 const usage = `Usage: capi-kit convert -f FILE|- [--to VERSION] [-o yaml|json] [--report FILE|-]
 
@@ -65,7 +69,7 @@ export const convertCommand: CommandBody = {
     const to = oneOf('--to', values.to, [V1ALPHA2, V1ALPHA1], V1ALPHA2);
     const format = oneOf('-o', values.output, ['yaml', 'json'], 'yaml');
     const input = await readInput(io, values.file);
-    const result = convertManifest(input.text, { to, plugins: allConversionPlugins, format });
+    const result = convertManifest(input.text, { to, plugins, format });
     if (result._tag === 'Left') {
       for (const error of result.left)
         io.stderr(`capi-kit convert: ${input.name}: ${formatConversionError(error)}\n`);

@@ -1,5 +1,10 @@
-import type { ParseOptions, ParseProviderIDResult } from '@capi-kit/core/providerid';
-import { parseProviderID, providerIDRegistry, sameInstance } from '@capi-kit/providers';
+import {
+  type ParseOptions,
+  type ParseProviderIDResult,
+  parseProviderID,
+  providerIDRegistry,
+  sameInstance,
+} from '@capi-kit/providerid';
 import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -54,7 +59,7 @@ function parseJSON(input: string, result: ParseProviderIDResult): string {
     const { cloud, fields, key, canonical } = result.right;
     return JSON.stringify({ input, valid: true, cloud, fields, key, canonical });
   }
-  const { cloud, message, kind } = result.left;
+  const { cloud, message, code } = result.left;
   return JSON.stringify({
     input,
     valid: false,
@@ -62,7 +67,7 @@ function parseJSON(input: string, result: ParseProviderIDResult): string {
     fields: null,
     key: null,
     error: message,
-    errorKind: kind,
+    errorCode: code,
   });
 }
 

@@ -1,0 +1,157 @@
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import {
+  type CloudProviderIDGrammar,
+  checkScheme,
+  type FieldsResult,
+  formatted,
+  invalidField,
+  isToken,
+  malformed,
+  missingField,
+  type ProviderIDError,
+  type ProviderIDFields,
+  providerIDError,
+  readField,
+} from '../kit.js';
+
+const CLOUD = 'azure';
+const SCHEME = 'azure';
+
+// ARM keywords compare case-insensitively (AKS machine pools write them lower-cased).
+const same = (a: string | undefined, b: string) => a !== undefined && a.toLowerCase() === b.toLowerCase();
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * Reads an ARM resource path `/subscriptions/<sub>/resourceGroups/<rg>/providers/
+ * Microsoft.Compute/virtualMachines/<vm>` or `…/virtualMachineScaleSets/<vmss>/
+ * virtualMachines/<instance>`. Keywords in any case; names as written.
+ */
+function readResourcePath(path: string, scheme: string): FieldsResult {
+  const s = path.split('/');
+  if (s[0] !== '' || !same(s[1], 'subscriptions')) {
+    return malformed(CLOUD, 'expected an ARM resource ID starting with /subscriptions/');
+  }
+  if (!same(s[3], 'resourceGroups') || !same(s[5], 'providers') || !same(s[6], 'Microsoft.Compute')) {
+    return malformed(
+      CLOUD,
+      'expected /subscriptions/<id>/resourceGroups/<name>/providers/Microsoft.Compute/…',
+    );
+  }
+  const subscriptionId = s[2] ?? '';
+  const resourceGroup = s[4] ?? '';
+  if (!isToken(subscriptionId)) return invalidField(CLOUD, 'subscriptionId', 'the subscription ID is empty');
+  if (!isToken(resourceGroup)) return invalidField(CLOUD, 'resourceGroup', 'the resource group is empty');
+  const base = { scheme, subscriptionId, resourceGroup };
+  if (s.length === 9 && same(s[7], 'virtualMachines')) {
+    const vmName = s[8]!;
+    if (!isToken(vmName)) return invalidField(CLOUD, 'vmName', 'the VM name is empty');
+    return right({ ...base, resourceType: 'virtualMachines', vmName, variant: 'vm' });
+  }
+  if (s.length === 11 && same(s[7], 'virtualMachineScaleSets') && same(s[9], 'virtualMachines')) {
+    const vmssName = s[8]!;
+    const vmssInstanceId = s[10]!;
+    if (!isToken(vmssName)) return invalidField(CLOUD, 'vmssName', 'the scale set name is empty');
+    if (!isToken(vmssInstanceId))
+      return invalidField(CLOUD, 'vmssInstanceId', 'the scale set instance ID is empty');
+    // Uniform instances are numbered; a flexible-orchestration VM appears under its
+    // scale set by VM name (`<vmss>_<hash>`).
+    const uniform = DIGITS.test(vmssInstanceId);
+    const aks = resourceGroup.toLowerCase().startsWith('mc_') && vmssName.toLowerCase().startsWith('aks-');
+    return right({
+      ...base,
+      resourceType: 'virtualMachineScaleSets',
+      vmssName,
+      vmssInstanceId,
+      variant: uniform ? 'vmss-uniform' : 'vmss-flex',
+      ...(aks ? { aks: true } : {}),
+    });
+  }
+  return malformed(
+    CLOUD,
+    'expected …/Microsoft.Compute/virtualMachines/<vm> or …/virtualMachineScaleSets/<vmss>/virtualMachines/<instance>',
+  );
+}
+
+/**
+ * Azure: `azure://` + ARM resource ID of a VM (standalone, availability set, or VMSS Flex
+ * member: indistinguishable in the string) or of a uniform VMSS instance (AKS nodes are
+ * those). A bare `/subscriptions/…` path is claimed. Identity: the whole path
+ * lower-cased, because ARM names are case-insensitive and emitters disagree on the case of
+ * resource groups; a Flex member written under its scale set is the same VM as its
+ * `virtualMachines/<name>` form.
+ */
+export const azureProviderID: CloudProviderIDGrammar = {
+  cloud: CLOUD,
+  title: 'Microsoft Azure (VM, availability set, VMSS uniform and flex, AKS)',
+  schemes: [SCHEME],
+  claimsBare: (input) => input.startsWith('/subscriptions/'),
+  parse(id) {
+    if (id.scheme === '' && id.rest.startsWith('/')) return readResourcePath(id.rest, '');
+    const bad = checkScheme(CLOUD, id, [SCHEME]);
+    if (bad) return left(bad);
+    return readResourcePath(id.rest, id.scheme);
+  },
+  format(fields) {
+    const subscriptionId = readField(fields, 'subscriptionId');
+    const resourceGroup = readField(fields, 'resourceGroup');
+    if (subscriptionId === undefined) return missingField(CLOUD, 'subscriptionId');
+    if (resourceGroup === undefined) return missingField(CLOUD, 'resourceGroup');
+    const prefix = `azure:///subscriptions/${subscriptionId}/resourceGroups/${resourceGroup.toLowerCase()}/providers/Microsoft.Compute`;
+    const vmName = readField(fields, 'vmName');
+    const vmssName = readField(fields, 'vmssName');
+    const vmssInstanceId = readField(fields, 'vmssInstanceId');
+    if (vmssName !== undefined || vmssInstanceId !== undefined) {
+      if (vmssName === undefined) return missingField(CLOUD, 'vmssName');
+      if (vmssInstanceId === undefined) return missingField(CLOUD, 'vmssInstanceId');
+      return formatted(`${prefix}/virtualMachineScaleSets/${vmssName}/virtualMachines/${vmssInstanceId}`);
+    }
+    if (vmName === undefined) return missingField(CLOUD, 'vmName');
+    return formatted(`${prefix}/virtualMachines/${vmName}`);
+  },
+  identity(fields: ProviderIDFields) {
+    const sub = String(fields.subscriptionId).toLowerCase();
+    const rg = String(fields.resourceGroup).toLowerCase();
+    if (fields.variant === 'vmss-uniform') {
+      return {
+        space: CLOUD,
+        parts: [sub, rg, 'vmss', String(fields.vmssName).toLowerCase(), String(fields.vmssInstanceId)],
+      };
+    }
+    const vm = fields.variant === 'vmss-flex' ? fields.vmssInstanceId : fields.vmName;
+    return { space: CLOUD, parts: [sub, rg, 'vm', String(vm).toLowerCase()] };
+  },
+};
+
+// Finds the resource group value in `…/subscriptions/<x>/resourceGroups/<rg>/providers/…`.
+function findResourceGroup(id: string): { start: number; end: number } | undefined {
+  const lower = id.toLowerCase();
+  const subs = lower.indexOf('/subscriptions/');
+  if (subs < 0) return undefined;
+  const rgKey = lower.indexOf('/resourcegroups/', subs);
+  if (rgKey < 0) return undefined;
+  const start = rgKey + '/resourcegroups/'.length;
+  const end = lower.indexOf('/providers/', start);
+  if (end <= start) return undefined;
+  return { start, end };
+}
+
+/**
+ * Lower-cases the resource group of an Azure providerID or ARM ID, leaving everything
+ * else as written: what cloud-provider-azure and CAPZ do before writing an ID. Fails when
+ * the string has no `/subscriptions/…/resourceGroups/<rg>/providers/` part.
+ */
+export function azureLowerResourceGroup(id: string): Either<ProviderIDError, string> {
+  const at = findResourceGroup(id);
+  if (!at) {
+    const message = `'${id}' has no /subscriptions/…/resourceGroups/<name>/providers/ part`;
+    return left(providerIDError('malformed', message, { cloud: CLOUD }));
+  }
+  return right(id.slice(0, at.start) + id.slice(at.start, at.end).toLowerCase() + id.slice(at.end));
+}
+
+/** The providerID of an ARM resource ID: `azure://` + the ID with its resource group lower-cased. */
+export function azureProviderIDFromResourceID(resourceID: string): Either<ProviderIDError, string> {
+  const lowered = azureLowerResourceGroup(resourceID);
+  if (lowered._tag === 'Left') return lowered;
+  return right(lowered.right.startsWith('azure://') ? lowered.right : `azure://${lowered.right}`);
+}

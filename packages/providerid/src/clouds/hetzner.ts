@@ -1,0 +1,67 @@
+import { left, right } from 'fp-ts/lib/Either.js';
+import {
+  type CloudProviderIDGrammar,
+  canonicalInteger,
+  checkScheme,
+  formatted,
+  invalidField,
+  isInt64Text,
+  missingField,
+  readField,
+} from '../kit.js';
+
+const CLOUD = 'hetzner';
+// Syself's CAPH wrote robot (dedicated) servers as hcloud://bm-<number> before hrobot://.
+const LEGACY_ROBOT_PREFIX = 'bm-';
+
+/**
+ * Hetzner: cloud servers `hcloud://<id>`; dedicated (Robot) servers `hrobot://<number>` or
+ * the legacy `hcloud://bm-<number>`. Numbers are int64. Identity: (server type, number):
+ * cloud IDs and robot numbers are separate namespaces, so `hcloud://7` and `hrobot://7`
+ * are different machines while `hrobot://7` and `hcloud://bm-7` are the same.
+ */
+export const hetznerProviderID: CloudProviderIDGrammar = {
+  cloud: CLOUD,
+  title: 'Hetzner (Cloud and Robot)',
+  schemes: ['hcloud', 'hrobot'],
+  parse(id) {
+    const bad = checkScheme(CLOUD, id, ['hcloud', 'hrobot']);
+    if (bad) return left(bad);
+    const legacy = id.scheme === 'hcloud' && id.rest.startsWith(LEGACY_ROBOT_PREFIX);
+    const number = legacy ? id.rest.slice(LEGACY_ROBOT_PREFIX.length) : id.rest;
+    if (!isInt64Text(number)) {
+      return invalidField(CLOUD, 'serverId', `the server ID must be a decimal int64 (got '${number}')`);
+    }
+    if (id.scheme === 'hrobot') return right({ scheme: id.scheme, serverId: number, serverType: 'robot' });
+    return right(
+      legacy
+        ? { scheme: id.scheme, serverId: number, serverType: 'robot', legacyRobotPrefix: true }
+        : { scheme: id.scheme, serverId: number, serverType: 'cloud' },
+    );
+  },
+  format(fields) {
+    const serverId = readField(fields, 'serverId');
+    if (serverId === undefined) return missingField(CLOUD, 'serverId');
+    if (fields.serverType === 'robot') {
+      return formatted(
+        fields.legacyRobotPrefix === true ? `hcloud://bm-${serverId}` : `hrobot://${serverId}`,
+      );
+    }
+    return formatted(`hcloud://${serverId}`);
+  },
+  identity: (fields) => ({
+    space: CLOUD,
+    parts: [String(fields.serverType), canonicalInteger(String(fields.serverId))],
+  }),
+};
+
+/**
+ * The providerID CAPH gives a bare-metal (Robot) server: `hcloud://bm-<n>` by default,
+ * `hrobot://<n>` when the cluster opts in to the upstream form.
+ */
+export function hetznerBareMetalProviderID(
+  serverNumber: number | string,
+  options: { useHrobot?: boolean } = {},
+) {
+  return options.useHrobot ? `hrobot://${serverNumber}` : `hcloud://bm-${serverNumber}`;
+}

@@ -1,0 +1,37 @@
+import { left, right } from 'fp-ts/lib/Either.js';
+import {
+  type CloudProviderIDGrammar,
+  checkScheme,
+  formatted,
+  invalidField,
+  isToken,
+  missingField,
+  readField,
+} from '../kit.js';
+
+const CLOUD = 'kwok';
+
+/**
+ * KWOK fake nodes: `kwok://<node>` (KWOK docs, Karpenter) and `kwok:<node>` (the
+ * cluster-autoscaler KWOK provider; reported with `shortForm: true`). Identity: the node
+ * name, so both spellings match.
+ */
+export const kwokProviderID: CloudProviderIDGrammar = {
+  cloud: CLOUD,
+  title: 'KWOK',
+  schemes: ['kwok'],
+  parse(id) {
+    const shortForm = id.scheme === 'kwok' && id.separator === ':';
+    const bad = shortForm ? undefined : checkScheme(CLOUD, id, ['kwok']);
+    if (bad) return left(bad);
+    if (!isToken(id.rest)) return invalidField(CLOUD, 'nodeName', 'the node name is empty or contains "/"');
+    if (shortForm) return right({ scheme: id.scheme, nodeName: id.rest, shortForm: true });
+    return right({ scheme: id.scheme, nodeName: id.rest });
+  },
+  format(fields) {
+    const nodeName = readField(fields, 'nodeName');
+    if (nodeName === undefined) return missingField(CLOUD, 'nodeName');
+    return formatted(fields.shortForm === true ? `kwok:${nodeName}` : `kwok://${nodeName}`);
+  },
+  identity: (fields) => ({ space: CLOUD, parts: [String(fields.nodeName)] }),
+};

@@ -1,0 +1,43 @@
+import { left, right } from 'fp-ts/lib/Either.js';
+import {
+  type CloudProviderIDGrammar,
+  checkScheme,
+  formatted,
+  invalidField,
+  isToken,
+  missingField,
+  readField,
+} from '../kit.js';
+
+const CLOUD = 'oci';
+const OCID_PREFIX = 'ocid1.';
+
+/**
+ * Oracle Cloud Infrastructure: `oci://<ocid>` (oci-ccm, CAPOCI self-managed) or the bare
+ * OCID (OKE, CAPOCI managed), claimed by its `ocid1.` prefix. Identity: the OCID, so both
+ * spellings match.
+ */
+export const ociProviderID: CloudProviderIDGrammar = {
+  cloud: CLOUD,
+  title: 'Oracle Cloud Infrastructure (incl. bare OCID)',
+  schemes: ['oci'],
+  claimsBare: (input) => input.startsWith(OCID_PREFIX) && isToken(input),
+  parse(id, named) {
+    if (id.scheme === '' && (named || id.rest.startsWith(OCID_PREFIX))) {
+      if (!id.rest.startsWith('ocid1') || !isToken(id.rest)) {
+        return invalidField(CLOUD, 'ocid', `a bare OCI ID must be an OCID (ocid1.…), got '${id.rest}'`);
+      }
+      return right({ scheme: '', ocid: id.rest });
+    }
+    const bad = checkScheme(CLOUD, id, ['oci']);
+    if (bad) return left(bad);
+    if (!isToken(id.rest)) return invalidField(CLOUD, 'ocid', 'the OCID is empty or contains "/" or spaces');
+    return right({ scheme: id.scheme, ocid: id.rest });
+  },
+  format(fields) {
+    const ocid = readField(fields, 'ocid');
+    if (ocid === undefined) return missingField(CLOUD, 'ocid');
+    return formatted(fields.scheme === '' ? ocid : `oci://${ocid}`);
+  },
+  identity: (fields) => ({ space: CLOUD, parts: [String(fields.ocid)] }),
+};

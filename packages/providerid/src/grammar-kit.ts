@@ -1,0 +1,276 @@
+/**
+ * Building blocks for cloud grammars. Provider packages describe their clouds with these
+ * instead of re-implementing scheme checks, field reads and integer rules each time.
+ */
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import {
+  type CloudProviderIDGrammar,
+  type InstanceIdentity,
+  type ProviderIDError,
+  type ProviderIDFields,
+  providerIDError,
+  type SplitProviderID,
+} from './types.js';
+
+export type FieldsResult = Either<ProviderIDError, ProviderIDFields>;
+
+/**
+ * Checks that `id` uses one of `schemes` with the "://" separator. Returns the error to
+ * report, or undefined when the scheme fits.
+ */
+export function checkScheme(
+  cloud: string,
+  id: SplitProviderID,
+  schemes: readonly string[],
+): ProviderIDError | undefined {
+  if (id.scheme === '') {
+    return providerIDError('no-scheme', `expected ${schemes.map((s) => `${s}://`).join(' or ')}`, { cloud });
+  }
+  if (!schemes.includes(id.scheme)) {
+    return providerIDError(
+      'wrong-scheme',
+      `scheme '${id.scheme}' is not ${cloud}'s (expected ${schemes.join(' or ')})`,
+      { cloud },
+    );
+  }
+  if (id.separator !== '://') {
+    return providerIDError('malformed', `expected '${id.scheme}://' after the scheme`, { cloud });
+  }
+  return undefined;
+}
+
+export const malformed = (cloud: string, message: string): FieldsResult =>
+  left(providerIDError('malformed', message, { cloud }));
+
+export const invalidField = (cloud: string, field: string, message: string): FieldsResult =>
+  left(providerIDError('invalid-field', message, { cloud, field }));
+
+// Linear-time shapes (single character classes, fixed repetition).
+const DIGITS = /^[0-9]+$/;
+const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
+const INT64_MAX = 9223372036854775807n;
+
+/** A decimal int64 as Go's strconv.ParseInt(s, 10, 64) accepts it, without the sign. */
+export function isInt64Text(s: string): boolean {
+  // Up to 18 digits always fit in an int64: only 19-digit text needs the BigInt comparison.
+  return s.length > 0 && s.length <= 19 && DIGITS.test(s) && (s.length < 19 || BigInt(s) <= INT64_MAX);
+}
+
+/**
+ * The canonical spelling of a decimal integer's digits (no leading zeros), so 007 and 7
+ * share a key. Only a leading zero makes digits non-canonical, so only then is a BigInt
+ * built (identity runs on every parse of a numeric cloud's ID).
+ */
+export function canonicalInteger(s: string): string {
+  return s.length > 1 && s.charCodeAt(0) === 0x30 ? BigInt(s).toString() : s;
+}
+
+export function isUUID(s: string): boolean {
+  return UUID.test(s);
+}
+
+/** UUIDs compare case-insensitively; other opaque IDs compare exactly. */
+export function foldUUID(s: string): string {
+  return isUUID(s) ? s.toLowerCase() : s;
+}
+
+/** A segment that is non-empty and free of '/' and white space. */
+export function isToken(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2f || c <= 0x20 || c === 0x7f) return false;
+  }
+  return true;
+}
+
+/**
+ * Reads a field for `format`. Accepts strings and, for numeric IDs given as numbers,
+ * integers; anything else is reported as missing.
+ */
+export function readField(fields: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const value = fields[name];
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === 'bigint') return value.toString();
+  return undefined;
+}
+
+/** The scheme `format` should write: the caller's `scheme` field when it is one of the cloud's. */
+export function chosenScheme(fields: Readonly<Record<string, unknown>>, schemes: readonly string[]): string {
+  const asked = fields.scheme;
+  return typeof asked === 'string' && schemes.includes(asked) ? asked : schemes[0]!;
+}
+
+export function formatted(s: string): Either<ProviderIDError, string> {
+  return right(s);
+}
+
+export function missingField(cloud: string, field: string): Either<ProviderIDError, string> {
+  return left(providerIDError('invalid-field', `${field} is required`, { cloud, field }));
+}
+
+/** A field read from one '/'-separated segment; an `optional` one may be empty. */
+export interface SegmentField {
+  readonly name: string;
+  readonly optional?: boolean;
+}
+
+/**
+ * Reads `segments` (already counted by the caller) into the fields `names`, in order:
+ * each must be a token, or empty when its field is optional.
+ */
+export function readSegments(
+  cloud: string,
+  scheme: string,
+  segments: readonly string[],
+  names: readonly SegmentField[],
+): FieldsResult {
+  const fields: Record<string, string> = { scheme };
+  for (let i = 0; i < names.length; i++) {
+    const { name, optional } = names[i]!;
+    const value = segments[i]!;
+    if (!(optional && value === '') && !isToken(value)) {
+      return invalidField(cloud, name, `${name} is empty or contains spaces`);
+    }
+    fields[name] = value;
+  }
+  return right(fields as ProviderIDFields);
+}
+
+/** For `format`: `prefix` and the fields `names` joined by '/' (absent optional ones empty). */
+export function formatSegments(
+  cloud: string,
+  prefix: string,
+  fields: Readonly<Record<string, unknown>>,
+  names: readonly SegmentField[],
+): Either<ProviderIDError, string> {
+  let written = prefix;
+  for (let i = 0; i < names.length; i++) {
+    const { name, optional } = names[i]!;
+    const value = readField(fields, name) ?? (optional ? '' : undefined);
+    if (value === undefined) return missingField(cloud, name);
+    written += i === 0 ? value : `/${value}`;
+  }
+  return formatted(written);
+}
+
+/** How a single-token grammar validates its token and folds it for identity. */
+export interface TokenRule {
+  /** True when the token is acceptable. */
+  readonly test: (token: string) => boolean;
+  /** What the token must look like, for error messages. */
+  readonly expected: string;
+  /** How identity compares the token (default: exactly). */
+  readonly fold?: (token: string) => string;
+  /** How `format` writes the token (default: unchanged). */
+  readonly canonical?: (token: string) => string;
+}
+
+export const tokenRules = {
+  /** Any non-empty segment without '/' or white space. */
+  opaque: { test: isToken, expected: 'a non-empty ID without "/" or spaces' },
+  /** A UUID or other opaque token; UUIDs compare case-insensitively. */
+  opaqueUUID: { test: isToken, expected: 'a non-empty ID without "/" or spaces', fold: foldUUID },
+  /** A decimal integer (Go strconv.Atoi / ParseInt 64, no sign). */
+  int64: {
+    test: isInt64Text,
+    expected: 'a decimal integer',
+    fold: canonicalInteger,
+  },
+} satisfies Record<string, TokenRule>;
+
+/** Description of a cloud whose IDs are `<scheme>://<token>` and nothing else. */
+export interface SingleTokenCloud {
+  readonly cloud: string;
+  readonly title: string;
+  readonly schemes: readonly string[];
+  /** The field name the token is reported under (`dropletId`, `vmName`). */
+  readonly field: string;
+  readonly rule: TokenRule;
+  /**
+   * Leading-slash counts accepted after "://" (default [0]); the first is what `format`
+   * writes (CAPD writes `docker:////name`, so Docker uses [2]).
+   */
+  readonly slashes?: readonly number[];
+  /**
+   * Whether a bare token (no scheme) parses when the caller names this cloud: true for clouds
+   * whose own parser only strips the prefix (TrimPrefix); clouds that check the prefix
+   * reject bare tokens.
+   */
+  readonly bareWhenNamed?: boolean;
+}
+
+/**
+ * A grammar for clouds whose providerID is one opaque token behind the scheme
+ * (DigitalOcean, Linode, KubeVirt, Vultr, ...). Identity is the folded token; every scheme
+ * of the cloud shares it (legacy and current spellings match).
+ */
+export function singleTokenGrammar(spec: SingleTokenCloud): CloudProviderIDGrammar {
+  const { cloud, schemes, field, rule } = spec;
+  const slashes = spec.slashes ?? [0];
+  const fold = rule.fold ?? ((t: string) => t);
+  const readToken = (token: string, scheme: string): FieldsResult => {
+    if (token === '') return invalidField(cloud, field, `${field} is empty`);
+    if (!rule.test(token))
+      return invalidField(cloud, field, `${field} must be ${rule.expected} (got '${token}')`);
+    return right({ scheme, [field]: token });
+  };
+  return {
+    cloud,
+    title: spec.title,
+    schemes,
+    parse(id, named) {
+      if (id.scheme === '' && named && spec.bareWhenNamed) return readToken(id.rest, '');
+      const bad = checkScheme(cloud, id, schemes);
+      if (bad) return left(bad);
+      let lead = 0;
+      while (lead < id.rest.length && id.rest.charCodeAt(lead) === 0x2f) lead++;
+      if (!slashes.includes(lead)) {
+        const want = slashes.map((n) => `${id.scheme}://${'/'.repeat(n)}<${field}>`).join(' or ');
+        return malformed(cloud, `expected ${want}`);
+      }
+      return readToken(id.rest.slice(lead), id.scheme);
+    },
+    format(fields) {
+      const token = readField(fields, field);
+      if (token === undefined) return missingField(cloud, field);
+      const written = rule.canonical ? rule.canonical(token) : token;
+      return formatted(`${chosenScheme(fields, schemes)}://${'/'.repeat(slashes[0]!)}${written}`);
+    },
+    identity: (fields): InstanceIdentity => ({ space: cloud, parts: [fold(String(fields[field]))] }),
+  };
+}
+
+/** A positional grammar: the scheme, then one field a segment, in order (some may be empty). */
+export interface PositionalSpec {
+  readonly cloud: string;
+  readonly title: string;
+  readonly scheme: string;
+  readonly fields: readonly SegmentField[];
+}
+
+/**
+ * A grammar for clouds that publish their ID format but no parser (IBM): fields read by
+ * position, the segment count fixed, identity every field.
+ */
+export function positionalGrammar(spec: PositionalSpec): CloudProviderIDGrammar {
+  const { cloud, scheme } = spec;
+  const shape = `${scheme}://${spec.fields.map((f) => `<${f.name}>`).join('/')}`;
+  return {
+    cloud,
+    title: spec.title,
+    schemes: [scheme],
+    parse(id) {
+      const bad = checkScheme(cloud, id, [scheme]);
+      if (bad) return left(bad);
+      const segments = id.rest.split('/');
+      if (segments.length !== spec.fields.length) {
+        return malformed(cloud, `expected ${shape} (${spec.fields.length} segments, got ${segments.length})`);
+      }
+      return readSegments(cloud, id.scheme, segments, spec.fields);
+    },
+    format: (fields) => formatSegments(cloud, `${scheme}://`, fields, spec.fields),
+    identity: (fields) => ({ space: cloud, parts: spec.fields.map((f) => String(fields[f.name])) }),
+  };
+}

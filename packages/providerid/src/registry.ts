@@ -1,0 +1,368 @@
+import { type Either, isLeft, left, right } from 'fp-ts/lib/Either.js';
+import { GENERIC_CLOUD, genericProviderIDGrammar } from './generic.js';
+import {
+  partsEqual,
+  structuralIdentity,
+  structuralIdentityOfSplit,
+  unqualifiedKey,
+  withQualifier,
+} from './identity.js';
+import { splitProviderID } from './split.js';
+import {
+  type CloudProviderIDGrammar,
+  type InstanceIdentity,
+  type ParsedProviderID,
+  type ParseOptions,
+  type ParseProviderIDResult,
+  type ProviderIDError,
+  type ProviderIDFields,
+  providerIDError,
+  type SameInstanceResult,
+  type SplitProviderID,
+} from './types.js';
+
+/**
+ * Any string's identity for matching: the parsed ID's when a grammar accepts it,
+ * otherwise the structural identity (scheme + non-empty segments) with the parse error.
+ */
+export interface IdentifiedProviderID {
+  readonly input: string;
+  readonly key: string;
+  /** The key without qualifier (equal to `key` when the ID has none). */
+  readonly unqualifiedKey: string;
+  readonly identity: InstanceIdentity;
+  readonly parsed?: ParsedProviderID;
+  readonly error?: ProviderIDError;
+}
+
+const isBlank = (s: string) => s.trim() === '';
+
+/**
+ * The set of cloud grammars in use, and everything that needs them: parse, format,
+ * identity and same-instance checks. The generic Cluster API grammar is always present and
+ * handles schemes no cloud claims. `providerIDRegistry` (all-clouds.ts) is one with every cloud.
+ */
+export class ProviderIDRegistry {
+  readonly #byCloud = new Map<string, CloudProviderIDGrammar>();
+  readonly #byScheme = new Map<string, CloudProviderIDGrammar>();
+  // Lower-cased scheme -> its registered spelling, to explain "AWS://" instead of guessing.
+  readonly #schemeByLowerCase = new Map<string, string>();
+  readonly #bareClaimers: CloudProviderIDGrammar[] = [];
+
+  constructor(grammars: Iterable<CloudProviderIDGrammar> = []) {
+    this.register(genericProviderIDGrammar);
+    for (const grammar of grammars) this.register(grammar);
+  }
+
+  /** Adds a grammar. Throws on a cloud name or scheme already taken: a wiring mistake. */
+  register(grammar: CloudProviderIDGrammar): this {
+    if (this.#byCloud.has(grammar.cloud))
+      throw new Error(`providerID cloud '${grammar.cloud}' is already registered`);
+    for (const scheme of grammar.schemes) {
+      const owner = this.#byScheme.get(scheme);
+      if (owner) throw new Error(`providerID scheme '${scheme}' is already registered by '${owner.cloud}'`);
+    }
+    this.#byCloud.set(grammar.cloud, grammar);
+    for (const scheme of grammar.schemes) {
+      this.#byScheme.set(scheme, grammar);
+      this.#schemeByLowerCase.set(scheme.toLowerCase(), scheme);
+    }
+    if (grammar.claimsBare) this.#bareClaimers.push(grammar);
+    return this;
+  }
+
+  /** Every registered cloud name, `generic` first. */
+  clouds(): string[] {
+    return [...this.#byCloud.keys()];
+  }
+
+  grammar(cloud: string): CloudProviderIDGrammar | undefined {
+    return this.#byCloud.get(cloud);
+  }
+
+  /** The grammar that owns `scheme`, if any. */
+  grammarForScheme(scheme: string): CloudProviderIDGrammar | undefined {
+    return this.#byScheme.get(scheme);
+  }
+
+  /**
+   * Parses a providerID. The scheme picks the cloud (a scheme no cloud claims is an
+   * `unknown-scheme` error); a string without a scheme is parsed only when `options.cloud`
+   * names the cloud or exactly one cloud's unambiguous bare shape fits (Azure resource
+   * path, OCI OCID, Alibaba region.instance, EC2 instance ID). Naming the cloud `generic`
+   * applies Cluster API's own grammar to any string.
+   */
+  parse(input: string, options: ParseOptions = {}): ParseProviderIDResult {
+    const parsed = this.#parse(splitProviderID(input), options);
+    return isLeft(parsed) ? parsed : right(parsed.right.parsed);
+  }
+
+  // parse() plus the unqualified key, computed once for identify() and the index. Takes
+  // the split input so that identify() can reuse the split when no grammar accepts it.
+  #parse(
+    split: SplitProviderID,
+    options: ParseOptions,
+  ): Either<ProviderIDError, { parsed: ParsedProviderID; unqualifiedKey: string }> {
+    const input = split.input;
+    if (isBlank(input)) return left(providerIDError('empty', 'the providerID is empty'));
+    let grammar: CloudProviderIDGrammar | undefined;
+    let named = false;
+    if (options.cloud !== undefined) {
+      grammar = this.#byCloud.get(options.cloud);
+      if (!grammar) {
+        return left(
+          providerIDError(
+            'unknown-cloud',
+            `unknown cloud '${options.cloud}' (known: ${this.clouds().join(', ')})`,
+          ),
+        );
+      }
+      named = true;
+    } else if (split.scheme !== '') {
+      grammar = this.#byScheme.get(split.scheme);
+      if (!grammar) {
+        const known = this.#schemeByLowerCase.get(split.scheme.toLowerCase());
+        if (known !== undefined) {
+          const owner = this.#byScheme.get(known)!;
+          return left(
+            providerIDError(
+              'wrong-scheme',
+              `schemes are case-sensitive: '${split.scheme}' should be written '${known}'`,
+              { cloud: owner.cloud },
+            ),
+          );
+        }
+        // No cloud claims it: report it rather than call it valid. Matching still works
+        // (by structure), and naming the cloud "generic" applies Cluster API's own rule.
+        const generic = genericProviderIDGrammar.parse(split, false);
+        const fits = isLeft(generic)
+          ? `it does not fit Cluster API's generic grammar either (${generic.left.message})`
+          : `it fits Cluster API's generic grammar (parse it with cloud "${GENERIC_CLOUD}")`;
+        return left(
+          providerIDError('unknown-scheme', `no cloud grammar knows the scheme '${split.scheme}'; ${fits}`),
+        );
+      }
+    } else {
+      const claimers = this.#bareClaimers.filter((g) => g.claimsBare!(input));
+      if (claimers.length !== 1) {
+        const why =
+          claimers.length === 0
+            ? 'its shape matches no cloud'
+            : `its shape fits several clouds (${claimers.map((g) => g.cloud).join(', ')})`;
+        return left(providerIDError('no-scheme', `no scheme, and ${why}; name the cloud to parse a bare ID`));
+      }
+      grammar = claimers[0]!;
+    }
+    const fields = grammar.parse(split, named);
+    if (isLeft(fields)) return fields;
+    const identity = grammar.identity(fields.right);
+    const unqualified = unqualifiedKey(identity);
+    return right({
+      parsed: new ParsedID(input, grammar, fields.right, identity, withQualifier(unqualified, identity)),
+      unqualifiedKey: unqualified,
+    });
+  }
+
+  /**
+   * Builds the canonical providerID of `cloud` from fields, and checks it by parsing it
+   * back: fields that would write an ID the cloud's grammar rejects are an error.
+   */
+  format(cloud: string, fields: Readonly<Record<string, unknown>>): Either<ProviderIDError, string> {
+    const grammar = this.#byCloud.get(cloud);
+    if (!grammar) {
+      return left(
+        providerIDError('unknown-cloud', `unknown cloud '${cloud}' (known: ${this.clouds().join(', ')})`),
+      );
+    }
+    const written = grammar.format(fields);
+    if (isLeft(written)) return written;
+    const check = grammar.parse(splitProviderID(written.right), true);
+    if (isLeft(check)) {
+      return left(
+        providerIDError(
+          'invalid-field',
+          `these fields make '${written.right}', which is not valid: ${check.left.message}`,
+          {
+            cloud,
+            ...(check.left.field === undefined ? {} : { field: check.left.field }),
+          },
+        ),
+      );
+    }
+    return written;
+  }
+
+  /** The identity used for matching; never fails (see IdentifiedProviderID). */
+  identify(input: string, options: ParseOptions = {}): IdentifiedProviderID {
+    const split = splitProviderID(input);
+    const parsed = this.#parse(split, options);
+    if (isLeft(parsed)) {
+      const loose =
+        split.scheme === '' ? undefined : this.#byScheme.get(split.scheme)?.looseIdentity?.(split);
+      const identity = loose ?? structuralIdentityOfSplit(split);
+      const unqualified = unqualifiedKey(identity);
+      const key = withQualifier(unqualified, identity);
+      return { input, key, unqualifiedKey: unqualified, identity, error: parsed.left };
+    }
+    const { parsed: id, unqualifiedKey: unqualified } = parsed.right;
+    return { input, key: id.key, unqualifiedKey: unqualified, identity: id.identity, parsed: id };
+  }
+
+  /**
+   * Whether a Node's and a Machine's providerIDs denote the same instance, with the
+   * reason. Equal identity keys mean "same"; an absent qualifier (region, zone) on one side
+   * still matches; a cloud may declare a pair undecidable ("unknown"). Strings no grammar
+   * accepts are compared by scheme and non-empty segments.
+   */
+  sameInstance(nodeID: string, machineID: string, options: ParseOptions = {}): SameInstanceResult {
+    if (isBlank(nodeID) || isBlank(machineID)) {
+      const which = isBlank(nodeID)
+        ? isBlank(machineID)
+          ? 'both providerIDs are'
+          : 'the node providerID is'
+        : 'the machine providerID is';
+      return {
+        match: false,
+        verdict: 'unknown',
+        reason: `${which} empty: an empty ID identifies no instance`,
+      };
+    }
+    return compareIdentified(this, this.identify(nodeID, options), this.identify(machineID, options));
+  }
+}
+
+/**
+ * A parsed ID. `canonical` is written when first read (matching never needs it); a class
+ * keeps construction cheap at index scale, and toJSON keeps `canonical` in JSON output.
+ */
+class ParsedID implements ParsedProviderID {
+  readonly cloud: string;
+  readonly scheme: string;
+  #canonical: string | undefined;
+
+  constructor(
+    readonly input: string,
+    private readonly grammar: CloudProviderIDGrammar,
+    readonly fields: ProviderIDFields,
+    readonly identity: InstanceIdentity,
+    readonly key: string,
+  ) {
+    this.cloud = grammar.cloud;
+    this.scheme = fields.scheme;
+  }
+
+  get canonical(): string {
+    if (this.#canonical === undefined) {
+      const written = this.grammar.format(this.fields);
+      this.#canonical = isLeft(written) ? this.input : written.right;
+    }
+    return this.#canonical;
+  }
+
+  toJSON() {
+    const { input, cloud, scheme, fields, key, canonical, identity } = this;
+    return { input, cloud, scheme, fields, key, canonical, identity };
+  }
+}
+
+/** Builds a registry from grammars (the generic grammar is always included). */
+export function createProviderIDRegistry(grammars: Iterable<CloudProviderIDGrammar>): ProviderIDRegistry {
+  return new ProviderIDRegistry(grammars);
+}
+
+function describe(id: IdentifiedProviderID): string {
+  if (id.parsed)
+    return id.parsed.cloud === GENERIC_CLOUD ? `'${id.parsed.scheme}' (no cloud grammar)` : id.parsed.cloud;
+  const scheme = splitProviderID(id.input).scheme;
+  const owner = id.error?.cloud;
+  return owner
+    ? `an invalid ${owner} ID (${id.error?.message})`
+    : scheme
+      ? `'${scheme}' (unparsed)`
+      : 'a bare string';
+}
+
+const schemeText = (scheme: string) => (scheme === '' ? 'no scheme' : `scheme '${scheme}'`);
+
+function partsText(identity: InstanceIdentity): string {
+  return identity.parts.join('/');
+}
+
+/** The comparison behind `sameInstance`, on identities already computed. */
+export function compareIdentified(
+  registry: ProviderIDRegistry,
+  a: IdentifiedProviderID,
+  b: IdentifiedProviderID,
+): SameInstanceResult {
+  const ia = a.identity;
+  const ib = b.identity;
+  if (ia.space !== ib.space) {
+    // A valid ID against an invalid one of the same scheme with the same segments (e.g.
+    // `docker:////c` vs `docker:///c`): probably one instance written with the wrong number
+    // of slashes, but the invalid side's meaning is not defined, so do not claim a match.
+    const invalid = a.parsed ? b : a;
+    if (Boolean(a.parsed) !== Boolean(b.parsed) && invalid.identity.space !== '~') {
+      const sa = structuralIdentity(a.input);
+      const sb = structuralIdentity(b.input);
+      if (sa.space === sb.space && partsEqual(sa.parts, sb.parts)) {
+        return {
+          match: false,
+          verdict: 'unknown',
+          reason: `same scheme and segments, but '${invalid.input}' is ${describe(invalid)}; likely the same instance written with the wrong number of slashes`,
+        };
+      }
+    }
+    return {
+      match: false,
+      verdict: 'different',
+      reason: `different clouds or ID families: ${describe(a)} vs ${describe(b)}`,
+    };
+  }
+  const cloud = a.parsed?.cloud ?? b.parsed?.cloud ?? describe(a);
+  if (!partsEqual(ia.parts, ib.parts)) {
+    if (a.parsed && b.parsed && a.parsed.cloud === b.parsed.cloud) {
+      const why = registry.grammar(a.parsed.cloud)?.undecidable?.(a.parsed.fields, b.parsed.fields);
+      if (why !== undefined) return { match: false, verdict: 'unknown', reason: why };
+    }
+    return {
+      match: false,
+      verdict: 'different',
+      reason: `different ${cloud} instances: ${partsText(ia)} vs ${partsText(ib)}`,
+    };
+  }
+  const qa = ia.qualifier ?? '';
+  const qb = ib.qualifier ?? '';
+  const qualifierName = ia.qualifierName ?? ib.qualifierName ?? 'location';
+  if (qa !== '' && qb !== '' && qa !== qb) {
+    return {
+      match: false,
+      verdict: 'different',
+      reason: `same ${cloud} instance ID ${partsText(ia)} but different ${qualifierName}: ${qa} vs ${qb}`,
+    };
+  }
+  if (a.input === b.input) return { match: true, verdict: 'same', reason: 'identical strings' };
+  if (!a.parsed || !b.parsed) {
+    const note = qa !== qb ? `; the ${qualifierName} (${qa || qb}) is given on one side only` : '';
+    return {
+      match: true,
+      verdict: 'same',
+      reason: `not both valid for a cloud grammar (${describe(a.parsed ? b : a)}); read by their shape they name the same instance ${partsText(ia)}${note}`,
+    };
+  }
+  if (qa !== qb) {
+    return {
+      match: true,
+      verdict: 'same',
+      reason: `same ${cloud} instance ${partsText(ia)}; the ${qualifierName} (${qa || qb}) is given on one side only`,
+    };
+  }
+  const schemes =
+    a.parsed.scheme !== b.parsed.scheme
+      ? ` (${schemeText(a.parsed.scheme)} and ${schemeText(b.parsed.scheme)} name the same instance)`
+      : '';
+  return {
+    match: true,
+    verdict: 'same',
+    reason: `same ${cloud} instance ${partsText(ia)}, spelled differently${schemes}`,
+  };
+}

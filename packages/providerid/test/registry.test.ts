@@ -1,0 +1,120 @@
+import { isLeft, isRight, right } from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import { createProviderIDRegistry, GENERIC_CLOUD } from '../src/index.js';
+import { numbered, regional } from './toy-grammars.js';
+
+const registry = createProviderIDRegistry([numbered, regional]);
+
+const parse = (input: string, cloud?: string) => registry.parse(input, cloud === undefined ? {} : { cloud });
+
+describe('ProviderIDRegistry.parse', () => {
+  it('routes by scheme and returns fields, key and canonical form', () => {
+    const result = parse('oldnum://0042');
+    expect(result).toEqual(
+      right(
+        expect.objectContaining({
+          cloud: 'numbered',
+          scheme: 'oldnum',
+          fields: { scheme: 'oldnum', serverId: '0042' },
+          key: 'numbered|42',
+          canonical: 'oldnum://0042',
+        }),
+      ),
+    );
+  });
+
+  it('types its errors', () => {
+    const kinds = (input: string, cloud?: string) => {
+      const r = parse(input, cloud);
+      return isLeft(r) ? r.left.code : 'ok';
+    };
+    expect(kinds('')).toBe('empty');
+    expect(kinds('   ')).toBe('empty');
+    expect(kinds('12')).toBe('no-scheme');
+    expect(kinds('12', 'nope')).toBe('unknown-cloud');
+    expect(kinds('NUM://1')).toBe('wrong-scheme');
+    expect(kinds('num:1')).toBe('malformed');
+    expect(kinds('num://x1')).toBe('invalid-field');
+    expect(kinds('num://99999999999999999999')).toBe('invalid-field');
+    expect(kinds('regional://r/a/b')).toBe('invalid-field');
+  });
+
+  it('parses bare IDs only when the cloud is named or one shape claims them', () => {
+    expect(isRight(parse('12', 'numbered'))).toBe(true);
+    expect(parse('reg-1')).toEqual(right(expect.objectContaining({ cloud: 'regional', scheme: '' })));
+  });
+
+  it('reports unknown schemes, and applies the Cluster API generic grammar when named', () => {
+    const unknown = parse('foo:///a/b');
+    expect(isLeft(unknown) && unknown.left).toMatchObject({ code: 'unknown-scheme' });
+    expect(isLeft(unknown) && unknown.left.message).toContain('fits Cluster API');
+    const alsoBad = parse('foo://a/');
+    expect(isLeft(alsoBad) && alsoBad.left.message).toContain('does not fit');
+    expect(parse('foo:///a/b', GENERIC_CLOUD)).toEqual(
+      right(
+        expect.objectContaining({ cloud: GENERIC_CLOUD, fields: { scheme: 'foo', id: 'b', path: '/a/b' } }),
+      ),
+    );
+    for (const bad of ['foo://', 'foo://a/', 'foo:a', '//x', '']) {
+      expect(isLeft(parse(bad, GENERIC_CLOUD)), bad).toBe(true);
+    }
+    // Any scheme, even one a cloud owns, as Cluster API did.
+    expect(parse('num:///x', GENERIC_CLOUD)).toEqual(
+      right(expect.objectContaining({ cloud: GENERIC_CLOUD })),
+    );
+  });
+
+  it('rejects a second grammar for a taken cloud or scheme', () => {
+    expect(() => createProviderIDRegistry([numbered, numbered])).toThrow(/already registered/);
+    expect(() =>
+      createProviderIDRegistry([numbered, { ...regional, cloud: 'other', schemes: ['num'] }]),
+    ).toThrow(/scheme 'num'/);
+  });
+});
+
+describe('ProviderIDRegistry.format', () => {
+  it('writes the canonical string and honours a legacy scheme', () => {
+    expect(registry.format('numbered', { serverId: '7' })).toEqual(right('num://7'));
+    expect(registry.format('numbered', { serverId: 7, scheme: 'oldnum' })).toEqual(right('oldnum://7'));
+  });
+
+  it('fails for fields that make an invalid ID, and for unknown clouds', () => {
+    const bad = registry.format('numbered', { serverId: 'x' });
+    expect(isLeft(bad) && bad.left).toMatchObject({ code: 'invalid-field', field: 'serverId' });
+    expect(isLeft(registry.format('numbered', {}))).toBe(true);
+    expect(isLeft(registry.format('nope', { serverId: '1' }))).toBe(true);
+  });
+});
+
+describe('ProviderIDRegistry.sameInstance', () => {
+  const same = (a: string, b: string) => registry.sameInstance(a, b);
+
+  it('matches legacy and current schemes and integer spellings', () => {
+    expect(same('num://7', 'oldnum://007')).toMatchObject({ match: true, verdict: 'same' });
+  });
+
+  it('lets an unqualified ID match a qualified one, but not two different qualifiers', () => {
+    expect(same('regional:///x', 'regional://r1/x')).toMatchObject({ match: true, verdict: 'same' });
+    expect(same('regional://r1/x', 'regional://r2/x')).toMatchObject({ match: false, verdict: 'different' });
+    expect(same('regional://r2/x', 'regional://r2/y').match).toBe(false);
+  });
+
+  it('compares strings no grammar accepts by scheme and non-empty segments', () => {
+    expect(same('foo://a/b', 'foo:///a/b')).toMatchObject({ match: true, verdict: 'same' });
+    expect(same('num://a/b', 'num:///a/b')).toMatchObject({ match: true });
+    expect(same('foo://a/b', 'foo://a/c').match).toBe(false);
+    expect(same('foo://a/b', 'bar://a/b').match).toBe(false);
+    // A valid ID against an invalid one with the same segments: likely one instance, not claimed.
+    expect(same('num://1', 'num:///1')).toMatchObject({ match: false, verdict: 'unknown' });
+    expect(same('num://1', 'num:///2')).toMatchObject({ match: false, verdict: 'different' });
+  });
+
+  it('says "unknown" for empty IDs', () => {
+    expect(same('', 'num://1')).toMatchObject({ match: false, verdict: 'unknown' });
+    expect(same('num://1', ' ')).toMatchObject({ match: false, verdict: 'unknown' });
+  });
+
+  it('gives identical strings a match even when no grammar accepts them', () => {
+    expect(same('not an id', 'not an id')).toMatchObject({ match: true, reason: 'identical strings' });
+  });
+});

@@ -1,1 +1,0 @@
-export { awsProviderID } from './aws.js';

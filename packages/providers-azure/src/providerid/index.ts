@@ -1,1 +1,0 @@
-export { azureLowerResourceGroup, azureProviderID, azureProviderIDFromResourceID } from './azure.js';

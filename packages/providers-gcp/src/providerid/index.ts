@@ -1,1 +1,0 @@
-export { gceProviderID, gceProviderIDFromResourceURL } from './gce.js';

@@ -1,1 +1,0 @@
-export * from './providerid/index.js';

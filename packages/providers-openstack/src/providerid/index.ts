@@ -1,1 +1,0 @@
-export { openstackProviderID } from './openstack.js';

@@ -1,1 +1,0 @@
-export { swapVsphereUUIDByteOrder, vsphereProviderID, vsphereUUIDFromProviderID } from './vsphere.js';

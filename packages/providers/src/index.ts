@@ -1,2 +1,0 @@
-export { allConversionPlugins } from './conversion-plugins.js';
-export * from './providerid.js';
