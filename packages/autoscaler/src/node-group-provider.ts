@@ -5,9 +5,8 @@
  * Node is in from those caches; reads and writes replicas and machines on the server.
  */
 
-import type { ProviderIDRegistry } from '@capi-kit/core/providerid';
 import { type LeaseLocation, medik8sLeases, nodeNamedLeases } from '@capi-kit/lease';
-import { providerIDRegistry } from '@capi-kit/providers';
+import { type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/providerid';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type AutoDiscoverySpec, parseAutoDiscovery } from './auto-discovery.js';
 import { NodeGroupError } from './errors.js';

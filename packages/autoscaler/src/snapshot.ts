@@ -4,7 +4,7 @@
  * index that finds a Node's Machine. Pure and O(machines + resources): the provider
  * rebuilds it after the caches change, never per lookup.
  */
-import { ProviderIDIndex, type ProviderIDRegistry } from '@capi-kit/core/providerid';
+import { ProviderIDIndex, type ProviderIDRegistry } from '@capi-kit/providerid';
 import { type AutoDiscoverySpec, allowedByAutoDiscovery } from './auto-discovery.js';
 import { nodeGroupBoundsOf } from './eligibility.js';
 import { clusterNamespaceAnnotation, machineAnnotations } from './keys.js';

@@ -1,5 +1,5 @@
 // The pure view the provider rebuilds from its caches: groups, ownership, node matching.
-import { providerIDRegistry } from '@capi-kit/providers';
+import { providerIDRegistry } from '@capi-kit/providerid';
 import { describe, expect, it } from 'vitest';
 import { goQuoteInt } from '../src/errors.js';
 import { type KubeObject, Snapshot, type SnapshotInput } from '../src/index.js';
