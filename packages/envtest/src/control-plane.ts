@@ -9,6 +9,7 @@ import {
   type ControlPlaneConnection,
   connect,
 } from './connection.js';
+import { DeadlineError, withinDeadline } from './deadline.js';
 import { probeDocker } from './docker.js';
 import { kubeconfigDocument } from './kubeconfig.js';
 import { startLocalControlPlane } from './local-control-plane.js';
@@ -72,11 +73,21 @@ export interface BackendChoice {
 function timeoutFrom(options: StartControlPlaneOptions, env: NodeJS.ProcessEnv): number {
   if (options.startTimeoutMs) return options.startTimeoutMs;
   const raw = env.CAPI_KIT_ENVTEST_START_TIMEOUT;
-  if (!raw) return 60_000;
+  return raw ? parseDuration('CAPI_KIT_ENVTEST_START_TIMEOUT', raw) : 60_000;
+}
+
+/** `90s`, `2m`, `60000ms` or `60000` (ms) from an environment variable. */
+function parseDuration(name: string, raw: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
-  if (!m) throw new Error(`CAPI_KIT_ENVTEST_START_TIMEOUT=${raw}: expected e.g. 90s, 60000ms or 2m`);
+  if (!m) throw new Error(`${name}=${raw}: expected e.g. 90s, 60000ms or 2m`);
   const factor = m[2] === 'm' ? 60_000 : m[2] === 's' ? 1_000 : 1;
   return Number(m[1]) * factor;
+}
+
+/** How long a k3s image pull may take (CAPI_KIT_ENVTEST_K3S_PULL_TIMEOUT, default 5 min). */
+function k3sPullAllowanceMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.CAPI_KIT_ENVTEST_K3S_PULL_TIMEOUT;
+  return raw ? parseDuration('CAPI_KIT_ENVTEST_K3S_PULL_TIMEOUT', raw) : 300_000;
 }
 
 function existingCandidate(env: NodeJS.ProcessEnv): Candidate {
@@ -172,7 +183,7 @@ function localCandidate(
   };
 }
 
-async function k3sCandidate(env: NodeJS.ProcessEnv): Promise<Candidate> {
+async function k3sCandidate(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Candidate> {
   const docker = await probeDocker(env);
   if (!docker.available) return { kind: 'k3s', available: false, reason: `k3s: ${docker.reason}` };
   const image = env.CAPI_KIT_ENVTEST_K3S_IMAGE || 'rancher/k3s:v1.33.1-k3s1';
@@ -187,7 +198,26 @@ async function k3sCandidate(env: NodeJS.ProcessEnv): Promise<Candidate> {
       } catch (error) {
         throw new Error(`k3s backend: @testcontainers/k3s is not installed (${(error as Error).message})`);
       }
-      const container = await new k3s.K3sContainer(image).start();
+      // Docker errors (a pull the registry refuses, a port it cannot publish) surface as
+      // one clear error; an image pull has no timeout of its own, hence the deadline.
+      const pullMs = k3sPullAllowanceMs(env);
+      const hint =
+        `set CAPI_KIT_ENVTEST_K3S_IMAGE to an image Docker can pull or already has, ` +
+        `CAPI_KIT_ENVTEST_K3S_PULL_TIMEOUT (now ${pullMs / 1000}s) for a slow pull, ` +
+        `or CAPI_KIT_ENVTEST_BACKEND=local to use local binaries`;
+      const container = await withinDeadline(
+        new k3s.K3sContainer(image).withStartupTimeout(timeoutMs).start(),
+        pullMs + timeoutMs,
+        `k3s backend: ${image} did not start within ${(pullMs + timeoutMs) / 1000}s ` +
+          `(image pull + start) with Docker at ${docker.endpoint}; ${hint}`,
+        (late) => late.stop(),
+      ).catch((error: unknown) => {
+        if (error instanceof DeadlineError) throw error;
+        throw new Error(
+          `k3s backend: could not start ${image} with Docker at ${docker.endpoint}: ` +
+            `${(error as Error).message}; ${hint}`,
+        );
+      });
       const dir = await mkdtemp(join(tmpdir(), 'capi-kit-envtest-k3s-'));
       try {
         const kubeconfig = container.getKubeConfig();
@@ -269,7 +299,7 @@ async function candidates(options: StartControlPlaneOptions, env: NodeJS.Process
   if (wanted === 'auto' || wanted === 'local') list.push(localCandidate(env, options, timeoutMs));
   // Docker is probed even when an earlier backend fits (one quick socket round trip), so
   // the start-up line always says whether k3s could have run.
-  if (wanted === 'auto' || wanted === 'k3s') list.push(await k3sCandidate(env));
+  if (wanted === 'auto' || wanted === 'k3s') list.push(await k3sCandidate(env, timeoutMs));
   return list;
 }
 
