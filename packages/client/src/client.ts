@@ -3,6 +3,8 @@ import { CustomObjectsApi, type KubeConfig, Watch } from '@kubernetes/client-nod
 import * as E from 'fp-ts/lib/Either.js';
 import { type Discovery, discover } from './discovery.js';
 import type { ClientError } from './errors.js';
+import { Informer, type InformerOptions } from './informer.js';
+import type { ObjectWithMeta } from './object-facts.js';
 import { ResourceClient } from './resource-client.js';
 import {
   API_VERSIONS,
@@ -39,6 +41,15 @@ export interface CapiClient {
   ): E.Either<ClientError, ResourceClient<ObjectOf<V, K>>>;
   /** Typed access to `kind` at every served version, oldest version first. */
   resources(kind: CapiKind): ResourceClient<unknown>[];
+  /**
+   * A typed, indexed, self-recovering cache of one kind at one version (not started:
+   * call `start()` and await `synced`). See Informer.
+   */
+  informer<V extends KnownApiVersion, K extends KindOf<V>>(
+    apiVersion: V,
+    kind: K,
+    options?: InformerOptions,
+  ): E.Either<ClientError, Informer<ObjectOf<V, K> & ObjectWithMeta>>;
   /**
    * `kind` read as `options.as` from every served version, converting on read (see
    * VersionView). `not-served` if `as` has no such kind or no version of it is served.
@@ -104,6 +115,17 @@ export async function connect(
       if (info === undefined || !serves(apiVersion, kind))
         return E.left(notServed(apiVersion, kind, discovery));
       return E.right(clientFor(info) as ResourceClient<ObjectOf<V, K>>);
+    },
+    informer<V extends KnownApiVersion, K extends KindOf<V>>(
+      apiVersion: V,
+      kind: K,
+      informerOptions?: InformerOptions,
+    ) {
+      const info = resourceInfo(apiVersion, kind);
+      if (info === undefined || !serves(apiVersion, kind))
+        return E.left(notServed(apiVersion, kind, discovery));
+      const source = clientFor(info) as ResourceClient<ObjectOf<V, K> & ObjectWithMeta>;
+      return E.right(new Informer(source, kubeConfig, informerOptions));
     },
     view<V extends KnownApiVersion, K extends KindOf<V>>(kind: K, viewOptions: { readonly as: V }) {
       const info = resourceInfo(viewOptions.as, kind);

@@ -12,6 +12,16 @@ export { type CapiClient, type ConnectOptions, connect } from './client.js';
 export type { Unreadable } from './decode-served.js';
 export { type Discovery, discover, type ServedVersion, type UnknownVersion } from './discovery.js';
 export { type ClientError, describeRef, type InvalidObject, type ObjectRef } from './errors.js';
+export { type IndexName, Informer, type InformerOptions, type InformerStats } from './informer.js';
+export {
+  CLUSTER_NAME_LABELS,
+  clusterNameOf,
+  type ObjectWithMeta,
+  objectKey,
+  ownerUIDsOf,
+  providerIDOf,
+} from './object-facts.js';
+export { genericProviderIDRegistry, ProviderIDIdentityIndex } from './provider-identity.js';
 export {
   type DeleteOptions,
   type JsonPatchOperation,

@@ -1,0 +1,49 @@
+import { providerIDRegistry } from '@capi-kit/providers';
+import { describe, expect, it } from 'vitest';
+import { clusterNameOf, ownerUIDsOf, ProviderIDIdentityIndex } from '../src/index.js';
+
+describe('clusterNameOf', () => {
+  it('reads a Cluster name, spec.clusterName, then the label of either version', () => {
+    expect(clusterNameOf({ kind: 'Cluster', metadata: { name: 'prod' } })).toBe('prod');
+    const labelled = (labels: Record<string, string>) => ({ kind: 'Machine', metadata: { labels } });
+    expect(clusterNameOf(labelled({ 'cluster.x-k8s.io/cluster-name': 'new' }))).toBe('new');
+    expect(clusterNameOf(labelled({ 'cluster.k8s.io/cluster-name': 'old' }))).toBe('old');
+    expect(
+      clusterNameOf(
+        labelled({ 'cluster.k8s.io/cluster-name': 'old', 'cluster.x-k8s.io/cluster-name': 'new' }),
+      ),
+    ).toBe('new');
+    expect(clusterNameOf({ kind: 'Machine', spec: { clusterName: 'spec' }, metadata: {} } as never)).toBe(
+      'spec',
+    );
+    expect(clusterNameOf(labelled({}))).toBeUndefined();
+    expect(
+      ownerUIDsOf({ metadata: { ownerReferences: [{ apiVersion: 'v', kind: 'K', name: 'n', uid: 'u1' }] } }),
+    ).toEqual(['u1']);
+  });
+});
+
+describe('ProviderIDIdentityIndex', () => {
+  it('finds items by instance identity, not string equality, and forgets them', () => {
+    const index = new ProviderIDIdentityIndex<string>(providerIDRegistry);
+    index.set('m-1', 'aws:///us-east-1a/i-0123456789abcdef0');
+    index.set('m-2', 'aws:///us-east-1b/i-0fedcba987654321f');
+    index.set('m-3', '');
+    // No zone on the Node's side: the same instance.
+    expect(index.lookup('aws:////i-0123456789abcdef0')).toEqual(['m-1']);
+    expect(index.lookup('aws:///us-east-1a/i-0123456789abcdef0')).toEqual(['m-1']);
+    // Another zone: another instance.
+    expect(index.lookup('aws:///us-east-1c/i-0123456789abcdef0')).toEqual([]);
+    expect(index.lookup('')).toEqual([]);
+    index.set('m-1', 'aws:///us-east-1a/i-0aaaaaaaaaaaaaaaa');
+    expect(index.lookup('aws:////i-0123456789abcdef0')).toEqual([]);
+    index.delete('m-2');
+    expect(index.lookup('aws:////i-0fedcba987654321f')).toEqual([]);
+  });
+
+  it('pairs IDs that differ only in slashes with the generic registry', () => {
+    const index = new ProviderIDIdentityIndex<string>();
+    index.set('m', 'aws:///zone-a/i-1');
+    expect(index.lookup('aws://zone-a/i-1')).toEqual(['m']);
+  });
+});
