@@ -21,7 +21,7 @@ export {
   ownerUIDsOf,
   providerIDOf,
 } from './object-facts.js';
-export { genericProviderIDRegistry, ProviderIDIdentityIndex } from './provider-identity.js';
+export { ProviderIDIdentityIndex } from './provider-identity.js';
 export {
   type DeleteOptions,
   type JsonPatchOperation,

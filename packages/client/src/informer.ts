@@ -1,4 +1,4 @@
-import type { ProviderIDRegistry } from '@capi-kit/core/providerid';
+import type { ProviderIDRegistry } from '@capi-kit/providerid';
 import {
   type KubeConfig,
   type KubernetesListObject,
@@ -26,7 +26,7 @@ export interface InformerOptions {
   readonly silenceTimeoutMs?: number;
   /** Back-off between attempts after an error: doubles from `initialMs` up to `maxMs` (default 500 ms → 30 s). */
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
-  /** The providerID rules of the `providerID` index (default: generic structural identity). */
+  /** The providerID rules of the `providerID` index (default: every cloud's, from `@capi-kit/providerid`). */
   readonly providerIDRegistry?: ProviderIDRegistry;
   /** Objects per page of the (re)lists (default 500). */
   readonly pageSize?: number;

@@ -1,16 +1,10 @@
-import { createProviderIDRegistry, type ProviderIDRegistry } from '@capi-kit/core/providerid';
+import { type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/providerid';
 import { fileUnder, unfileFrom } from './multimap.js';
 
 /**
- * The providerID registry used when a caller passes none: the generic Cluster API grammar
- * only, so IDs match by structural identity (scheme and non-empty segments:
- * `aws:///zone/i-1` pairs with `aws://zone/i-1`). Pass a registry with every cloud
- * (`providerIDRegistry` from `@capi-kit/providers`) for each cloud's own rules
- * (optional zones and regions, case-insensitive parts, renamed schemes).
+ * A set of items keyed by providerID identity that can also forget items (informer caches
+ * change). The default registry knows every cloud's grammar (`@capi-kit/providerid`).
  */
-export const genericProviderIDRegistry: ProviderIDRegistry = createProviderIDRegistry([]);
-
-/** A set of items keyed by providerID identity that can also forget items (informer caches change). */
 export class ProviderIDIdentityIndex<T> {
   readonly #registry: ProviderIDRegistry;
   // key -> items; an item is filed under its full key (byKey) and its unqualified key (byUnqualified).
@@ -18,7 +12,7 @@ export class ProviderIDIdentityIndex<T> {
   readonly #byUnqualified = new Map<string, Set<T>>();
   readonly #keysOf = new Map<T, { key: string; unqualifiedKey: string }>();
 
-  constructor(registry: ProviderIDRegistry = genericProviderIDRegistry) {
+  constructor(registry: ProviderIDRegistry = providerIDRegistry) {
     this.#registry = registry;
   }
 

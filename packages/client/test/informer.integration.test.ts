@@ -1,7 +1,7 @@
 import type { v1alpha2 } from '@capi-kit/core';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane } from '@capi-kit/envtest/vitest';
-import { providerIDRegistry } from '@capi-kit/providers';
+import { providerIDRegistry } from '@capi-kit/providerid';
 import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapiClient, connect, type Informer, type ResourceClient } from '../src/index.js';
