@@ -95,7 +95,11 @@ export async function resolveCapiApi(kubeConfig: KubeConfig, apiVersion?: string
   if (apiVersion !== undefined) {
     const slash = apiVersion.indexOf('/');
     if (slash <= 0 || slash === apiVersion.length - 1 || apiVersion.indexOf('/', slash + 1) >= 0)
-      throw new TypeError(`apiVersion must be GROUP/VERSION (got ${JSON.stringify(apiVersion)})`);
+      throw new NodeGroupError(
+        'invalid-options',
+        `apiVersion must be GROUP/VERSION (got ${JSON.stringify(apiVersion)})`,
+        { path: 'apiVersion' },
+      );
     group = apiVersion.slice(0, slash);
     version = apiVersion.slice(slash + 1);
   } else {

@@ -32,4 +32,9 @@ export const commands: readonly CommandEntry[] = [
     summary: 'acquire, renew, release, hold or inspect the maintenance lease of a node',
     load: async () => (await import('./lease.js')).leaseCommand,
   },
+  {
+    name: 'autoscaler',
+    summary: "list node groups and find a node's group, as cluster-autoscaler sees them",
+    load: async () => (await import('./autoscaler.js')).autoscalerCommand,
+  },
 ];

@@ -1,0 +1,213 @@
+import type {
+  NodeGroup,
+  NodeGroupInstance,
+  NodeGroupProvider,
+  NodeGroupProviderOptions,
+  NodeResolution,
+  Problem,
+} from '@capi-kit/autoscaler';
+import { oneOf, parseCommandLine } from '../args.js';
+import type { CommandBody } from '../command.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+
+const usage = `Usage: capi-kit autoscaler groups [--json] [options]
+       capi-kit autoscaler node-group NODE [--json] [options]
+
+Cluster API node groups as cluster-autoscaler's clusterapi provider sees them
+(docs/autoscaler.md), with nodes matched to machines by providerID identity and each
+node's maintenance lease. Reads only; it never scales or deletes anything.
+
+Actions:
+  groups       every node group: id, min, max, target size, its nodes, and the nodes
+               under maintenance (their lease held or reserved)
+  node-group   the node group of NODE, the Machine it was matched to and how
+
+The management cluster (Machines, MachineSets, MachineDeployments) is the current context
+of --kubeconfig FILE, else KUBECONFIG, else ~/.kube/config.
+
+Options:
+      --kubeconfig FILE            the management cluster's kubeconfig
+      --workload-kubeconfig FILE   Nodes and leases are in this cluster (default: the
+                                   management cluster, as in a joined cluster)
+      --workload-from-secret       each Cluster's Nodes through its <cluster>-kubeconfig Secret
+      --api-version GROUP/VERSION  pin the Cluster API version (default: discovered,
+                                   cluster.x-k8s.io before cluster.k8s.io)
+      --auto-discovery SPEC        clusterapi:namespace=NS,clusterName=NAME,label=value
+                                   (repeatable; OR-ed)
+      --lease-namespace NS         maintenance lease namespace (default kube-node-maintenance,
+                                   or medik8s-leases with --lease-layout medik8s)
+      --lease-layout kep|medik8s   lease names: the node name (kep, default) or node-<node>
+      --json                       groups: one JSON object a line; node-group: one object
+
+Exit codes: 0 done, 1 unknown node or invalid node-group annotations, 2 usage error,
+3 cluster or API error.
+`;
+
+const options = {
+  kubeconfig: { type: 'string' },
+  'workload-kubeconfig': { type: 'string' },
+  'workload-from-secret': { type: 'boolean' },
+  'api-version': { type: 'string' },
+  'auto-discovery': { type: 'string', multiple: true },
+  'lease-namespace': { type: 'string' },
+  'lease-layout': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+const actions = ['groups', 'node-group'] as const;
+
+// Text output shows names and IDs from the cluster: control characters in them are
+// escaped so they cannot move the cursor or forge lines.
+const printable = (text: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is escaped
+  text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
+const json = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+async function groupRecord(group: NodeGroup) {
+  const [target, instances] = await Promise.all([group.targetSize(), group.nodes()]);
+  return {
+    id: group.id,
+    kind: group.kind,
+    namespace: group.namespace,
+    name: group.name,
+    min: group.minSize,
+    max: group.maxSize,
+    target,
+    nodes: instances.map((i: NodeGroupInstance) => ({ id: i.id, machine: i.machine.name, node: i.node })),
+    nodesUnderMaintenance: instances
+      .filter((i) => i.maintenance !== null)
+      .map((i) => ({ node: i.node, holder: i.maintenance!.holder ?? null, state: i.maintenance!.state })),
+  };
+}
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows
+    .map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '))
+    .join('\n');
+}
+
+function warn(io: CliIO, problems: readonly Problem[]) {
+  for (const p of problems) io.stderr(`warning: ${printable(p.message)}\n`);
+}
+
+async function groups(provider: NodeGroupProvider, io: CliIO, asJson: boolean): Promise<number> {
+  const records = await Promise.all(provider.nodeGroups().map(groupRecord));
+  warn(io, provider.problems());
+  if (asJson) {
+    io.stdout(records.map(json).join(''));
+    return ExitCode.ok;
+  }
+  const rows = [
+    ['ID', 'MIN', 'MAX', 'TARGET', 'NODES', 'UNDER MAINTENANCE'],
+    ...records.map((r) => [
+      printable(r.id),
+      String(r.min),
+      String(r.max),
+      String(r.target),
+      String(r.nodes.length),
+      r.nodesUnderMaintenance.length === 0
+        ? '-'
+        : r.nodesUnderMaintenance.map((m) => printable(`${m.node} (${m.holder ?? m.state})`)).join(', '),
+    ]),
+  ];
+  io.stdout(`${table(rows)}\n`);
+  return ExitCode.ok;
+}
+
+function resolutionRecord(r: NodeResolution) {
+  return {
+    node: r.node,
+    providerID: r.providerID,
+    group: r.group === null ? null : { id: r.group.id, min: r.group.minSize, max: r.group.maxSize },
+    machine: r.machine,
+    matchedBy: r.matchedBy,
+    owner: r.owner,
+    reason: r.reason,
+    ambiguous: r.ambiguous,
+    problems: r.problems.map((p) => ({ code: p.code, object: p.object, message: p.message })),
+  };
+}
+
+function nodeGroup(provider: NodeGroupProvider, node: string, io: CliIO, asJson: boolean): number {
+  const r = provider.explainNode(node);
+  if (r.nodeObject === undefined) {
+    io.stderr(`capi-kit autoscaler: ${printable(r.reason ?? `unknown node ${node}`)}\n`);
+    return ExitCode.input;
+  }
+  if (asJson) io.stdout(json(resolutionRecord(r)));
+  else {
+    const lines = [`node ${r.node}: ${r.group === null ? 'no node group' : `node group ${r.group.id}`}`];
+    if (r.providerID !== '') lines.push(`  providerID:  ${r.providerID}`);
+    if (r.machine !== null)
+      lines.push(`  machine:     ${r.machine.namespace}/${r.machine.name} (by ${r.matchedBy})`);
+    if (r.owner !== null) lines.push(`  owner:       ${r.owner.kind} ${r.owner.namespace}/${r.owner.name}`);
+    if (r.group !== null) lines.push(`  size:        min ${r.group.minSize}, max ${r.group.maxSize}`);
+    if (r.reason !== null) lines.push(`  why:         ${r.reason}`);
+    io.stdout(`${lines.map(printable).join('\n')}\n`);
+  }
+  warn(io, r.problems);
+  // Several machines for one node: cluster-autoscaler refuses to pick; so does this.
+  return r.ambiguous.length > 0 ? ExitCode.input : ExitCode.ok;
+}
+
+async function run(args: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandLine(args, options);
+  const [actionText, node, ...extra] = positionals;
+  if (actionText === undefined) throw new UsageError(`missing action (one of ${actions.join(', ')})`);
+  const action = oneOf('action', actionText, actions, 'groups');
+  if (action === 'node-group' && (node === undefined || node === '')) throw new UsageError('missing NODE');
+  const unexpected = action === 'groups' ? node : extra[0];
+  if (unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected}'`);
+  if (values['workload-kubeconfig'] !== undefined && values['workload-from-secret'])
+    throw new UsageError('--workload-kubeconfig and --workload-from-secret exclude each other');
+  const layout = oneOf('--lease-layout', values['lease-layout'], ['kep', 'medik8s'] as const, 'kep');
+
+  const [{ createNodeGroupProvider, NodeGroupError }, { KubeConfig }] = await Promise.all([
+    import('@capi-kit/autoscaler'),
+    import('@kubernetes/client-node'),
+  ]);
+  const load = (file: string | undefined, flag: string) => {
+    const kubeConfig = new KubeConfig();
+    try {
+      if (file !== undefined) kubeConfig.loadFromFile(file);
+      else if (io.env.KUBECONFIG) kubeConfig.loadFromFile(io.env.KUBECONFIG);
+      else kubeConfig.loadFromDefault();
+    } catch (error) {
+      throw new UsageError(`${flag}: cannot load ${file ?? 'the kubeconfig'}: ${(error as Error).message}`);
+    }
+    if (kubeConfig.getCurrentCluster() === null)
+      throw new UsageError(`${flag}: no current cluster in the kubeconfig (set a current context)`);
+    return kubeConfig;
+  };
+  const management = load(values.kubeconfig, '--kubeconfig');
+  const providerOptions: NodeGroupProviderOptions = {
+    management,
+    workload: values['workload-from-secret']
+      ? 'from-secret'
+      : values['workload-kubeconfig'] === undefined
+        ? undefined
+        : load(values['workload-kubeconfig'], '--workload-kubeconfig'),
+    autoDiscovery: values['auto-discovery'] ?? [],
+    apiVersion: values['api-version'],
+    leaseGuard: { layout, namespace: values['lease-namespace'] },
+  };
+  let provider: NodeGroupProvider | undefined;
+  try {
+    provider = await createNodeGroupProvider(providerOptions);
+    return action === 'groups'
+      ? await groups(provider, io, values.json ?? false)
+      : nodeGroup(provider, node!, io, values.json ?? false);
+  } catch (error) {
+    if (!(error instanceof NodeGroupError)) throw error;
+    if (error.code === 'invalid-options') throw new UsageError(error.message);
+    io.stderr(`capi-kit autoscaler: ${printable(error.message)}\n`);
+    return error.code === 'api-error' ? ExitCode.cluster : ExitCode.input;
+  } finally {
+    await provider?.stop();
+  }
+}
+
+export const autoscalerCommand: CommandBody = { usage, run };
