@@ -131,6 +131,18 @@ function followOwner(
   return null;
 }
 
+/**
+ * Whether a resource is within the auto-discovery specs. A machine without a scalable
+ * owner is judged by namespace and cluster name alone: the specs' labels are for
+ * MachineSets and MachineDeployments.
+ */
+function inScope(o: KubeObject, isScalable: boolean, specs: readonly AutoDiscoverySpec[]): boolean {
+  if (isScalable) return allowedByAutoDiscovery(o, specs);
+  return (
+    specs.length === 0 || specs.some((spec) => allowedByAutoDiscovery(o, [{ ...spec, labelSelector: {} }]))
+  );
+}
+
 export class Snapshot {
   /** The node groups by id, in the order of the listing (MachineDeployments first). */
   readonly groups = new Map<string, GroupEntry>();
@@ -161,7 +173,7 @@ export class Snapshot {
         input.machineDeployments === undefined
           ? undefined
           : followOwner(ms, 'MachineDeployment', deployments, 'MachineSet', problems);
-      this.problems.push(...problems);
+      if (allowedByAutoDiscovery(ms, input.autoDiscovery)) this.problems.push(...problems);
       if (md) setOwner.set(ms, { kind: 'MachineDeployment', resource: md });
       else {
         // A set whose deployment is gone scales on its own, as in cluster-autoscaler 1.20.
@@ -177,8 +189,14 @@ export class Snapshot {
       if (providerID !== '') entries.push({ providerID, item: machine });
       const problems: Problem[] = [];
       const ms = followOwner(machine, 'MachineSet', sets, 'Machine', problems);
-      this.problems.push(...problems);
       const scalable = ms ? setOwner.get(ms) : undefined;
+      // Only what auto-discovery lets in is this view's business; explainNode still shows
+      // a machine's problems whatever its scope.
+      if (
+        problems.length > 0 &&
+        inScope(scalable?.resource ?? machine, scalable !== undefined, input.autoDiscovery)
+      )
+        this.problems.push(...problems);
       const owner: MachineOwner =
         scalable === undefined
           ? { problems }

@@ -101,6 +101,11 @@ describe('Snapshot', () => {
       ['unknown-owner', 'Machine ns/lost'],
     ]);
     expect(s.problems[0]!.message).toContain('old-uid');
+    // Outside auto-discovery, problems are not this view's to report.
+    const elsewhere = { namespace: 'other', clusterName: '', labelSelector: {} };
+    expect(
+      build({ machines: [stale, lost], machineSets: [solo], autoDiscovery: [elsewhere] }).problems,
+    ).toEqual([]);
   });
 
   it('reports invalid bounds of candidates only (auto-discovery first, as upstream)', () => {
