@@ -1,12 +1,13 @@
 /**
- * The caches node groups read from: one client-node informer (list, then watch from the
- * list's resourceVersion, relist on 410) per resource, restarted with back-off when its
- * watch or list fails, which client-node's informer does not do on its own.
- *
- * This is the only module that builds informers: when `@capi-kit/client` lands its typed
- * informers with recovery, this module is what to swap for them.
+ * The caches node groups read from. Cluster API kinds come from `@capi-kit/client`'s
+ * informers (typed, indexed, relist on 410, restart after errors and silent watches).
+ * Nodes, which that client does not cover, come from client-node's informer, restarted
+ * here with back-off when its watch or list fails (client-node stops on any error but 410).
  */
+import type { CapiClient, KnownApiVersion } from '@capi-kit/client';
 import { type KubeConfig, makeInformer } from '@kubernetes/client-node';
+import { NodeGroupError } from './errors.js';
+import { fromClientError } from './management-api.js';
 import type { KubeObject } from './objects.js';
 
 export interface ResourceCache<T extends KubeObject> {
@@ -16,7 +17,55 @@ export interface ResourceCache<T extends KubeObject> {
   get(namespace: string, name: string): T | undefined;
   /** The last list or watch failure since the cache last synced, if any. */
   readonly lastError: unknown;
+  /** Objects the cache holds apart because they do not decode (Cluster API kinds only). */
+  invalid(): { readonly object: string; readonly message: string }[];
   stop(): Promise<void>;
+}
+
+/**
+ * A cache of one Cluster API kind at one version from `@capi-kit/client`; resolves once
+ * synced, rejects with an `api-error` when the first list is refused.
+ */
+export async function startCapiCache(
+  client: CapiClient,
+  apiVersion: string,
+  kind: 'Machine' | 'MachineSet' | 'MachineDeployment',
+  onChange: () => void,
+): Promise<ResourceCache<KubeObject>> {
+  const made = client.informer(apiVersion as KnownApiVersion, kind as never);
+  if (made._tag === 'Left') throw fromClientError(made.left);
+  const informer = made.right;
+  let lastError: unknown;
+  const changed = () => {
+    lastError = undefined;
+    onChange();
+  };
+  for (const event of ['add', 'update', 'delete', 'invalid'] as const) informer.on(event, changed);
+  informer.on('error', (error) => {
+    lastError = fromClientError(error);
+  });
+  try {
+    await informer.start();
+  } catch (error) {
+    informer.stop();
+    throw error instanceof NodeGroupError ? error : fromClientError(error as never);
+  }
+  onChange();
+  return {
+    list: () => informer.list() as KubeObject[],
+    get: (namespace, name) => informer.get(namespace, name) as KubeObject | undefined,
+    get lastError() {
+      return lastError;
+    },
+    invalid: () =>
+      informer.invalid().map((u) => ({
+        object: u.code === 'invalid-object' ? `${kind} ${u.namespace ?? ''}/${u.name ?? ''}` : kind,
+        message: u.message,
+      })),
+    async stop() {
+      informer.stop();
+    },
+  };
 }
 
 export interface CacheOptions {
@@ -81,6 +130,7 @@ export async function startCache<T extends KubeObject>(options: CacheOptions): P
     get lastError() {
       return lastError;
     },
+    invalid: () => [],
     async stop() {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);

@@ -3,7 +3,8 @@
  * lists for the caches, the scale subresource, and Machine reads and replaces. Every
  * failure becomes a NodeGroupError naming the operation and the server's own words.
  */
-import { ApiException, ApisApi, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { type CapiClient, type ClientError, connect } from '@capi-kit/client';
+import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { NodeGroupError } from './errors.js';
 import { capiGroup, legacyCapiGroup } from './keys.js';
 import { isRecord, type KubeObject } from './objects.js';
@@ -83,15 +84,23 @@ export async function apiCall<T>(operation: string, call: () => Promise<T>): Pro
   }
 }
 
+/** A `@capi-kit/client` error as a NodeGroupError (`api-error`, with the HTTP status). */
+export function fromClientError(error: ClientError): NodeGroupError {
+  return new NodeGroupError('api-error', error.message, {
+    status: 'status' in error ? error.status : undefined,
+  });
+}
+
 /**
- * The Cluster API version to use: `apiVersion` when given, else the preferred version of
- * `cluster.x-k8s.io`, else of `cluster.k8s.io` (v0.1). Whether MachineDeployments are
- * served is probed, as cluster-autoscaler ≥ 1.19 does: without them only MachineSets are
- * groups.
+ * Connects with `@capi-kit/client` and picks the Cluster API version to use:
+ * `apiVersion` when given, else the preferred version of `cluster.x-k8s.io`, else of
+ * `cluster.k8s.io` (v0.1). Whether it serves MachineDeployments comes from discovery, as
+ * in cluster-autoscaler ≥ 1.19: without them only MachineSets are groups.
  */
-export async function resolveCapiApi(kubeConfig: KubeConfig, apiVersion?: string): Promise<CapiApi> {
-  let group: string;
-  let version: string;
+export async function resolveCapiApi(
+  kubeConfig: KubeConfig,
+  apiVersion?: string,
+): Promise<{ capi: CapiApi; client: CapiClient }> {
   if (apiVersion !== undefined) {
     const slash = apiVersion.indexOf('/');
     if (slash <= 0 || slash === apiVersion.length - 1 || apiVersion.indexOf('/', slash + 1) >= 0)
@@ -100,35 +109,37 @@ export async function resolveCapiApi(kubeConfig: KubeConfig, apiVersion?: string
         `apiVersion must be GROUP/VERSION (got ${JSON.stringify(apiVersion)})`,
         { path: 'apiVersion' },
       );
-    group = apiVersion.slice(0, slash);
-    version = apiVersion.slice(slash + 1);
-  } else {
-    const apis = await apiCall('discover API groups', () =>
-      kubeConfig.makeApiClient(ApisApi).getAPIVersions(),
-    );
-    const served = [capiGroup, legacyCapiGroup]
-      .map((name) => apis.groups.find((g) => g.name === name))
-      .find((g) => g !== undefined);
-    const preferred = served?.preferredVersion?.version ?? served?.versions[0]?.version;
-    if (served === undefined || preferred === undefined)
-      throw new NodeGroupError(
-        'api-error',
-        `the management cluster serves no Cluster API group (neither ${capiGroup} nor ${legacyCapiGroup})`,
-      );
-    group = served.name;
-    version = preferred;
   }
-  const api = kubeConfig.makeApiClient(CustomObjectsApi);
-  let machineDeployments = true;
-  try {
-    await apiCall(`list ${plurals.MachineDeployment}.${group}/${version}`, () =>
-      api.listClusterCustomObject({ group, version, plural: plurals.MachineDeployment, limit: 1 }),
+  const connected = await connect(kubeConfig);
+  if (connected._tag === 'Left') throw fromClientError(connected.left);
+  const client = connected.right;
+  const { served } = client.discovery;
+  const chosen =
+    apiVersion !== undefined
+      ? served.find((v) => v.apiVersion === apiVersion)
+      : [capiGroup, legacyCapiGroup]
+          .map((group) => served.filter((v) => v.apiVersion.startsWith(`${group}/`)))
+          .map((versions) => versions.find((v) => v.preferred) ?? versions.at(-1))
+          .find((v) => v !== undefined);
+  if (chosen === undefined || !chosen.kinds.includes('Machine') || !chosen.kinds.includes('MachineSet')) {
+    const list = served.map((v) => v.apiVersion).join(', ') || 'none';
+    throw new NodeGroupError(
+      'api-error',
+      apiVersion !== undefined
+        ? `the management cluster does not serve Machines and MachineSets at ${apiVersion} (Cluster API versions served: ${list})`
+        : `the management cluster serves no Cluster API group (neither ${capiGroup} nor ${legacyCapiGroup}; served: ${list})`,
     );
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-    machineDeployments = false;
   }
-  return { group, version, apiVersion: `${group}/${version}`, machineDeployments };
+  const [group, version] = chosen.apiVersion.split('/') as [string, string];
+  return {
+    capi: {
+      group,
+      version,
+      apiVersion: chosen.apiVersion,
+      machineDeployments: chosen.kinds.includes('MachineDeployment'),
+    },
+    client,
+  };
 }
 
 export class ManagementApi {
@@ -139,18 +150,6 @@ export class ManagementApi {
     readonly capi: CapiApi,
   ) {
     this.#api = kubeConfig.makeApiClient(CustomObjectsApi);
-  }
-
-  path(kind: ScalableKind | 'Machine'): string {
-    return `/apis/${this.capi.group}/${this.capi.version}/${plurals[kind]}`;
-  }
-
-  list(kind: ScalableKind | 'Machine') {
-    const { group, version } = this.capi;
-    return () =>
-      apiCall(`list ${plurals[kind]}.${group}/${version}`, () =>
-        this.#api.listClusterCustomObject({ group, version, plural: plurals[kind] }),
-      );
   }
 
   #target(kind: ScalableKind | 'Machine', namespace: string, name: string) {

@@ -10,7 +10,7 @@ import { type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/provideri
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type AutoDiscoverySpec, parseAutoDiscovery } from './auto-discovery.js';
 import { NodeGroupError } from './errors.js';
-import { type ResourceCache, startCache } from './informer.js';
+import { type ResourceCache, startCapiCache } from './informer.js';
 import { deleteMachineAnnotationsByVersion, legacyCapiGroup } from './keys.js';
 import { type CapiApi, ManagementApi, resolveCapiApi } from './management-api.js';
 import { NodeGroup, type NodeGroupContext, type NodeLike, type NodeResolution } from './node-group.js';
@@ -236,7 +236,17 @@ class Provider implements NodeGroupProvider {
 
   problems(): Problem[] {
     const snapshot = this.#current();
-    return [...snapshot.boundsErrors, ...snapshot.problems, ...this.workloads.problems()];
+    // Objects the caches could not decode are left out of the view: say which.
+    const undecodable = [
+      this.caches.machines,
+      this.caches.machineSets,
+      this.caches.machineDeployments,
+    ].flatMap((cache) =>
+      (cache?.invalid() ?? []).map(
+        (u): Problem => ({ code: 'undecodable-object', object: u.object, message: u.message }),
+      ),
+    );
+    return [...snapshot.boundsErrors, ...snapshot.problems, ...undecodable, ...this.workloads.problems()];
   }
 
   async refresh(): Promise<void> {
@@ -264,17 +274,12 @@ export async function createNodeGroupProvider(options: NodeGroupProviderOptions)
   const specs = parseAutoDiscovery(options.autoDiscovery ?? []);
   if (specs._tag === 'Left')
     throw new NodeGroupError('invalid-options', specs.left.message, { path: specs.left.path });
-  const capi = await resolveCapiApi(options.management, options.apiVersion);
+  const { capi, client } = await resolveCapiApi(options.management, options.apiVersion);
   const api = new ManagementApi(options.management, capi);
   let provider: Provider | undefined;
   const onChange = () => provider?.invalidate();
   const cache = (kind: 'Machine' | 'MachineSet' | 'MachineDeployment') =>
-    startCache<KubeObject>({
-      kubeConfig: options.management,
-      path: api.path(kind),
-      list: api.list(kind),
-      onChange,
-    });
+    startCapiCache(client, capi.apiVersion, kind, onChange);
   const started = await Promise.allSettled([
     cache('Machine'),
     cache('MachineSet'),

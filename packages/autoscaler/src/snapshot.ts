@@ -47,6 +47,7 @@ export interface Problem {
     | 'unknown-owner'
     | 'invalid-scaling-bounds'
     | 'ambiguous-provider-id'
+    | 'undecodable-object'
     | 'workload-unavailable';
   /** The object the problem is on: `Kind namespace/name`. */
   readonly object: string;
