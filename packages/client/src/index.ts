@@ -10,9 +10,19 @@
  */
 export { type CapiClient, type ConnectOptions, connect } from './client.js';
 export type { Unreadable } from './decode-served.js';
+export {
+  type ClusterDescription,
+  type DescribeClusterOptions,
+  type DescribedGroup,
+  type DescribedMachine,
+  describeCluster,
+  type OwnerName,
+  type Problem,
+} from './describe.js';
 export { type Discovery, discover, type ServedVersion, type UnknownVersion } from './discovery.js';
 export { type ClientError, describeRef, type InvalidObject, type ObjectRef } from './errors.js';
 export { type IndexName, Informer, type InformerOptions, type InformerStats } from './informer.js';
+export { selects } from './label-selector.js';
 export {
   CLUSTER_NAME_LABELS,
   clusterNameOf,
@@ -21,6 +31,7 @@ export {
   ownerUIDsOf,
   providerIDOf,
 } from './object-facts.js';
+export { phaseOf } from './phase.js';
 export { ProviderIDIdentityIndex } from './provider-identity.js';
 export {
   type DeleteOptions,
@@ -48,3 +59,10 @@ export {
   resourceInfo,
 } from './resources.js';
 export { VersionView, type ViewListResult } from './version-view.js';
+export {
+  type ClusterRef,
+  KUBECONFIG_SECRET_KEY,
+  kubeconfigSecretName,
+  type WorkloadKubeConfigError,
+  workloadKubeConfig,
+} from './workload.js';

@@ -1,0 +1,469 @@
+import { type LeaseInspection, type LeaseLocation, NodeLeaseObserver } from '@capi-kit/lease';
+import { ProviderIDIndex, type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/providerid';
+import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
+import * as E from 'fp-ts/lib/Either.js';
+import type { CapiClient } from './client.js';
+import type { Unreadable } from './decode-served.js';
+import { type ClientError, clientErrorFrom } from './errors.js';
+import { selects } from './label-selector.js';
+import { clusterNameOf, type ObjectWithMeta, ownerUIDsOf, providerIDOf } from './object-facts.js';
+import { phaseOf } from './phase.js';
+import type { ResourceClient } from './resource-client.js';
+import { API_VERSIONS, type CapiKind, resourceInfo } from './resources.js';
+import { workloadKubeConfig } from './workload.js';
+
+export interface DescribeClusterOptions {
+  /** The Cluster's namespace (default `default`). */
+  readonly namespace?: string;
+  /**
+   * The workload cluster, for Nodes and maintenance leases. Default: built from the
+   * `<cluster>-kubeconfig` Secret. When it cannot be reached the description is still
+   * returned, with nodes unknown and the reason in `problems`.
+   */
+  readonly workload?: KubeConfig;
+  /** Where maintenance leases live in the workload cluster (default: the KEP layout). */
+  readonly leaseLocation?: LeaseLocation;
+  /** providerID rules for the Node ↔ Machine join (default: every cloud's). */
+  readonly providerIDRegistry?: ProviderIDRegistry;
+}
+
+/** An owner as described: kind and name. */
+export interface OwnerName {
+  readonly kind: string;
+  readonly name: string;
+}
+
+export interface DescribedMachine {
+  readonly name: string;
+  readonly namespace: string;
+  /** core's phase: v1alpha2 as the controllers compute it (lowercase), v1alpha1 normalised; "" unknown. */
+  readonly phase: string;
+  readonly providerID: string | null;
+  readonly owner: OwnerName | null;
+  /** The Node joined by providerID identity, and whether its Ready condition is True; null: none or unknown. */
+  readonly node: { readonly name: string; readonly ready: boolean } | null;
+  /** The Node's maintenance lease: holder (null when free) and state; null when there is no Node or it is unknown. */
+  readonly maintenance: { readonly holder: string | null; readonly state: LeaseInspection['state'] } | null;
+}
+
+/** A MachineSet or MachineDeployment in the tree. */
+export interface DescribedGroup {
+  readonly kind: 'MachineSet' | 'MachineDeployment';
+  readonly name: string;
+  readonly namespace: string;
+  readonly replicas: number | null;
+  readonly owner: OwnerName | null;
+}
+
+export interface Problem {
+  /** `Machine ns/name`, `Node name`, `Secret ns/name`, … */
+  readonly object: string;
+  readonly message: string;
+}
+
+/** One Cluster and everything under it (see describeCluster). */
+export interface ClusterDescription {
+  readonly cluster: {
+    readonly apiVersion: string;
+    readonly kind: string;
+    readonly name: string;
+    readonly namespace: string;
+    readonly phase: string;
+  };
+  readonly machineDeployments: readonly DescribedGroup[];
+  readonly machineSets: readonly DescribedGroup[];
+  readonly machines: readonly DescribedMachine[];
+  /** Workload Nodes no Machine denotes. */
+  readonly nodesWithoutMachine: readonly string[];
+  readonly problems: readonly Problem[];
+  /** Whether Nodes were read (false: every `node` is unknown, the reason is in problems). */
+  readonly nodesKnown: boolean;
+}
+
+type Capi = ObjectWithMeta & {
+  readonly spec?: {
+    readonly replicas?: number;
+    readonly selector?: { matchLabels?: Record<string, string> };
+    readonly providerID?: string;
+  };
+  readonly status?: {
+    readonly errorReason?: string;
+    readonly errorMessage?: string;
+    readonly failureReason?: string;
+    readonly failureMessage?: string;
+  };
+};
+
+const OWNER_KINDS: Readonly<Record<string, readonly CapiKind[]>> = {
+  Machine: ['MachineSet', 'MachineDeployment'],
+  MachineSet: ['MachineDeployment'],
+};
+
+const label = (kind: string, o: { metadata?: { namespace?: string; name?: string } | null }) =>
+  `${kind} ${o.metadata?.namespace === undefined ? '' : `${o.metadata.namespace}/`}${o.metadata?.name ?? '(unnamed)'}`;
+
+/**
+ * Describes one Cluster: its MachineDeployments → MachineSets → Machines (by
+ * ownerReferences; v1alpha1 objects without owners by their owner's selector), each
+ * Machine's phase (core's rules), providerID, and — through the workload cluster — its
+ * Node (joined by providerID identity, not string equality), the Node's Ready condition
+ * and its maintenance lease. Problems: machines without a node, nodes without a machine,
+ * failed machines, ambiguous joins, stale owners, objects that do not decode, and why the
+ * workload cluster could not be read.
+ *
+ * Left only when the Cluster cannot be read: `not-found` when no served version has it.
+ */
+export async function describeCluster(
+  client: CapiClient,
+  name: string,
+  options: DescribeClusterOptions = {},
+): Promise<E.Either<ClientError, ClusterDescription>> {
+  const namespace = options.namespace ?? 'default';
+  const problems: Problem[] = [];
+
+  // The Cluster, newest served version first.
+  const versions = [...API_VERSIONS].reverse().map((row) => row.apiVersion);
+  let cluster: Capi | undefined;
+  let apiVersion = '';
+  let notFound: ClientError | undefined;
+  for (const version of versions) {
+    const clusters = resource(client, version, 'Cluster');
+    if (clusters === undefined) continue;
+    const got = await clusters.get(namespace, name);
+    if (E.isLeft(got)) {
+      if (got.left.code === 'not-found') {
+        notFound ??= got.left;
+        continue;
+      }
+      if (got.left.code === 'invalid-object') {
+        problems.push({
+          object: label('Cluster', { metadata: { namespace, name } }),
+          message: got.left.message,
+        });
+        if (cluster === undefined) {
+          cluster = got.left.object as Capi;
+          apiVersion = version;
+        }
+        continue;
+      }
+      return got;
+    }
+    if (cluster === undefined) {
+      cluster = got.right;
+      apiVersion = version;
+    } else {
+      problems.push({
+        object: label('Cluster', got.right),
+        message: `also exists at ${version}; described at ${apiVersion}`,
+      });
+    }
+  }
+  if (cluster === undefined) {
+    return E.left(
+      notFound === undefined
+        ? {
+            code: 'not-served',
+            target: { apiVersion: versions.join(', '), kind: 'Cluster', namespace, name },
+            message: 'the server serves no Cluster API version with Clusters',
+          }
+        : {
+            ...notFound,
+            message: `Cluster ${namespace}/${name} not found (in any served Cluster API version)`,
+          },
+    );
+  }
+
+  // Everything of the Cluster's version in its namespace, then what belongs to it.
+  const listed = await Promise.all(
+    (['MachineDeployment', 'MachineSet', 'Machine'] as const).map((kind) =>
+      listKind(client, apiVersion, kind, namespace),
+    ),
+  );
+  for (const result of listed) if (E.isLeft(result)) return result;
+  const [allDeployments, allSets, allMachines] = listed.map((r) =>
+    E.isRight(r) ? r.right : { items: [], invalid: [] },
+  );
+  for (const invalid of [...allDeployments!.invalid, ...allSets!.invalid, ...allMachines!.invalid]) {
+    if (clusterNameOf(invalid.object as ObjectWithMeta) === name) problems.push(invalidProblem(invalid));
+  }
+  const clusterUID = cluster.metadata?.uid;
+  const belongs = (o: Capi, ownerUIDs: ReadonlySet<string>) =>
+    clusterNameOf(o) === name || ownerUIDsOf(o).some((uid) => uid === clusterUID || ownerUIDs.has(uid));
+  const deployments = allDeployments!.items.filter((o) => belongs(o, new Set()));
+  const deploymentUIDs = new Set(deployments.map((d) => d.metadata?.uid ?? ''));
+  const sets = allSets!.items.filter((o) => belongs(o, deploymentUIDs));
+  const setUIDs = new Set(sets.map((s) => s.metadata?.uid ?? ''));
+  const machines = allMachines!.items.filter((o) => belongs(o, setUIDs));
+
+  const legacy = apiVersion === API_VERSIONS[0]?.apiVersion;
+  const groups = { MachineDeployment: deployments, MachineSet: sets, Machine: [] as Capi[] };
+  const ownerOf = (kind: 'Machine' | 'MachineSet', object: Capi) =>
+    findOwner(kind, object, groups, legacy, problems);
+
+  const describedSets: DescribedGroup[] = sets.map((s) => group('MachineSet', s, ownerOf('MachineSet', s)));
+  const describedDeployments: DescribedGroup[] = deployments.map((d) => group('MachineDeployment', d, null));
+  const described = machines.map((m) => ({
+    machine: m,
+    name: m.metadata?.name ?? '',
+    namespace: m.metadata?.namespace ?? namespace,
+    phase: phaseOf(m),
+    providerID: providerIDOf(m) ?? null,
+    owner: ownerOf('Machine', m),
+    node: null as DescribedMachine['node'],
+    maintenance: null as DescribedMachine['maintenance'],
+  }));
+  for (const m of described) {
+    const status = m.machine.status;
+    const reason = status?.errorReason ?? status?.failureReason;
+    const message = status?.errorMessage ?? status?.failureMessage;
+    if (reason !== undefined || message !== undefined) {
+      problems.push({
+        object: label('Machine', m.machine),
+        message: `failed: ${[reason, message].filter((p) => p !== undefined && p !== '').join(': ')}`,
+      });
+    }
+  }
+
+  // The workload cluster: Nodes, the join, and maintenance leases.
+  const nodesWithoutMachine: string[] = [];
+  let nodesKnown = false;
+  const workload = await reachWorkload(client, cluster, options.workload, problems);
+  if (workload !== undefined) {
+    const nodes = await listNodes(workload);
+    if (E.isLeft(nodes)) {
+      problems.push({
+        object: label('Cluster', cluster),
+        message: `nodes unknown: the workload cluster's Nodes cannot be listed: ${nodes.left.message}`,
+      });
+    } else {
+      nodesKnown = true;
+      const index = new ProviderIDIndex(
+        options.providerIDRegistry ?? providerIDRegistry,
+        described.map((m) => ({ providerID: m.providerID ?? '', item: m })),
+      );
+      const report = index.match(nodes.right.map((n) => ({ providerID: n.spec?.providerID ?? '', item: n })));
+      for (const pair of report.matched)
+        pair.machine.node = { name: pair.node.metadata?.name ?? '', ready: isReady(pair.node) };
+      for (const node of report.unmatchedNodes) {
+        const nodeName = node.metadata?.name ?? '';
+        nodesWithoutMachine.push(nodeName);
+        problems.push({
+          object: `Node ${nodeName}`,
+          message:
+            (node.spec?.providerID ?? '') === ''
+              ? 'node without a machine: the Node has no providerID'
+              : `node without a machine: no Machine of the cluster has providerID '${node.spec?.providerID}'`,
+        });
+      }
+      for (const m of report.unmatchedMachines) {
+        problems.push({
+          object: label('Machine', m.machine),
+          message:
+            m.providerID === null
+              ? 'machine without a node: the Machine has no providerID yet'
+              : `machine without a node: no Node has providerID '${m.providerID}'`,
+        });
+      }
+      for (const group of report.ambiguous) {
+        const names = group.nodes.map((n) => n.metadata?.name ?? '').join(', ');
+        for (const m of group.machines) {
+          problems.push({
+            object: label('Machine', m.machine),
+            message: `ambiguous join with Node(s) ${names}: ${group.reason}`,
+          });
+        }
+      }
+      await addMaintenance(workload, options.leaseLocation, described, problems);
+    }
+  }
+
+  return E.right({
+    cluster: {
+      apiVersion,
+      kind: 'Cluster',
+      name,
+      namespace,
+      phase: phaseOf(cluster),
+    },
+    machineDeployments: describedDeployments,
+    machineSets: describedSets,
+    machines: described.map(
+      (m): DescribedMachine => ({
+        name: m.name,
+        namespace: m.namespace,
+        phase: m.phase,
+        providerID: m.providerID,
+        owner: m.owner,
+        node: m.node,
+        maintenance: m.maintenance,
+      }),
+    ),
+    nodesWithoutMachine,
+    problems,
+    nodesKnown,
+  });
+}
+
+function resource(client: CapiClient, apiVersion: string, kind: CapiKind): ResourceClient<Capi> | undefined {
+  if (resourceInfo(apiVersion, kind) === undefined || !client.serves(apiVersion, kind)) return undefined;
+  const typed = client.resource(apiVersion as never, kind as never);
+  return E.isRight(typed) ? (typed.right as unknown as ResourceClient<Capi>) : undefined;
+}
+
+async function listKind(
+  client: CapiClient,
+  apiVersion: string,
+  kind: CapiKind,
+  namespace: string,
+): Promise<E.Either<ClientError, { items: Capi[]; invalid: Unreadable[] }>> {
+  const source = resource(client, apiVersion, kind);
+  if (source === undefined) return E.right({ items: [], invalid: [] });
+  return source.list({ namespace });
+}
+
+function invalidProblem(invalid: Unreadable): Problem {
+  const object = invalid.object as ObjectWithMeta;
+  return { object: label(object.kind ?? 'object', object), message: invalid.message };
+}
+
+function group(kind: DescribedGroup['kind'], object: Capi, owner: OwnerName | null): DescribedGroup {
+  return {
+    kind,
+    name: object.metadata?.name ?? '',
+    namespace: object.metadata?.namespace ?? '',
+    replicas: typeof object.spec?.replicas === 'number' ? object.spec.replicas : null,
+    owner,
+  };
+}
+
+/**
+ * The owner of a Machine (MachineSet, else MachineDeployment) or MachineSet
+ * (MachineDeployment): by ownerReference UID; by kind and name when the UID is stale (a
+ * problem); for v1alpha1 objects without such owners, the one owner whose selector
+ * matches the object's labels.
+ */
+function findOwner(
+  kind: 'Machine' | 'MachineSet',
+  object: Capi,
+  groups: Readonly<Record<'MachineDeployment' | 'MachineSet', readonly Capi[]>>,
+  legacy: boolean,
+  problems: Problem[],
+): OwnerName | null {
+  const kinds = OWNER_KINDS[kind] ?? [];
+  const refs = (object.metadata?.ownerReferences ?? []).filter((r) =>
+    (kinds as readonly string[]).includes(r.kind),
+  );
+  const ordered = [...refs.filter((r) => r.controller), ...refs.filter((r) => !r.controller)];
+  for (const ref of ordered) {
+    const candidates = groups[ref.kind as 'MachineDeployment' | 'MachineSet'] ?? [];
+    const byUID = candidates.find((c) => c.metadata?.uid === ref.uid);
+    if (byUID !== undefined) return { kind: ref.kind, name: byUID.metadata?.name ?? ref.name };
+    const byName = candidates.find((c) => c.metadata?.name === ref.name);
+    problems.push({
+      object: label(kind, object),
+      message:
+        byName === undefined
+          ? `owner ${ref.kind} ${ref.name} (uid ${ref.uid}) does not exist`
+          : `ownerReference to ${ref.kind} ${ref.name} has uid ${ref.uid}, but that ${ref.kind}'s uid is ${byName.metadata?.uid} (stale, e.g. after a migration)`,
+    });
+    return { kind: ref.kind, name: ref.name };
+  }
+  if (!legacy) return null;
+  // v1alpha1 objects moved by a pivot lost their ownerReferences: fall back to selectors.
+  const labels = object.metadata?.labels ?? {};
+  for (const ownerKind of kinds) {
+    const matches = (groups[ownerKind as 'MachineDeployment' | 'MachineSet'] ?? []).filter((c) =>
+      selects(c.spec?.selector, labels),
+    );
+    if (matches.length === 1) return { kind: ownerKind, name: matches[0]!.metadata?.name ?? '' };
+    if (matches.length > 1) {
+      problems.push({
+        object: label(kind, object),
+        message: `no ownerReference, and the selectors of ${matches.length} ${ownerKind}s match its labels (${matches.map((m) => m.metadata?.name).join(', ')})`,
+      });
+      return null;
+    }
+  }
+  return null;
+}
+
+async function reachWorkload(
+  client: CapiClient,
+  cluster: Capi,
+  given: KubeConfig | undefined,
+  problems: Problem[],
+): Promise<KubeConfig | undefined> {
+  if (given !== undefined) return given;
+  const fromSecret = await workloadKubeConfig(client.kubeConfig, cluster);
+  if (E.isRight(fromSecret)) return fromSecret.right;
+  problems.push({
+    object: `Secret ${fromSecret.left.secret}`,
+    message: `nodes unknown: ${fromSecret.left.message}`,
+  });
+  return undefined;
+}
+
+async function listNodes(kubeConfig: KubeConfig): Promise<E.Either<ClientError, V1Node[]>> {
+  const api = kubeConfig.makeApiClient(CoreV1Api);
+  const nodes: V1Node[] = [];
+  let continueToken: string | undefined;
+  try {
+    do {
+      const page = await api.listNode({
+        limit: 500,
+        ...(continueToken === undefined ? {} : { _continue: continueToken }),
+      });
+      nodes.push(...page.items);
+      continueToken = page.metadata?._continue || undefined;
+    } while (continueToken !== undefined);
+  } catch (error) {
+    return E.left(clientErrorFrom(error, { apiVersion: 'v1', kind: 'Node' }, 'list'));
+  }
+  return E.right(nodes);
+}
+
+function isReady(node: V1Node): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** Lease observer that inspects many nodes from one list of the lease namespace. */
+class MaintenanceLeases extends NodeLeaseObserver {
+  async inspectAll(nodes: readonly string[]): Promise<Map<string, LeaseInspection>> {
+    const leases = await this.api.list(this.namespace);
+    const byName = new Map(leases.items.map((lease) => [lease.metadata?.name ?? '', lease]));
+    return new Map(
+      nodes.map((node) => {
+        const address = this.address(node);
+        return [node, this.judge(address, byName.get(address.leaseName))];
+      }),
+    );
+  }
+}
+
+async function addMaintenance(
+  workload: KubeConfig,
+  location: LeaseLocation | undefined,
+  machines: { node: DescribedMachine['node']; maintenance: DescribedMachine['maintenance']; machine: Capi }[],
+  problems: Problem[],
+): Promise<void> {
+  const joined = machines.filter((m) => m.node !== null);
+  if (joined.length === 0) return;
+  const observer = new MaintenanceLeases({
+    kubeConfig: workload,
+    ...(location === undefined ? {} : { location }),
+  });
+  let leases: Map<string, LeaseInspection>;
+  try {
+    leases = await observer.inspectAll(joined.map((m) => m.node!.name));
+  } catch (error) {
+    problems.push({
+      object: `Lease namespace ${observer.namespace}`,
+      message: `maintenance unknown: ${error instanceof Error ? error.message : String(error)}`,
+    });
+    return;
+  }
+  for (const m of joined) {
+    const lease = leases.get(m.node!.name);
+    if (lease !== undefined) m.maintenance = { holder: lease.holder ?? null, state: lease.state };
+  }
+}

@@ -1,0 +1,101 @@
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import * as E from 'fp-ts/lib/Either.js';
+import { type ClientError, clientErrorFrom } from './errors.js';
+
+/** The Secret key that holds a workload cluster's kubeconfig (both versions). */
+export const KUBECONFIG_SECRET_KEY = 'value';
+
+/** `<cluster>-kubeconfig`: the Secret Cluster API (or, for v1alpha1, the provider) writes. */
+export function kubeconfigSecretName(clusterName: string): string {
+  return `${clusterName}-kubeconfig`;
+}
+
+/** Why a workload cluster's kubeconfig could not be had. Each names the Secret (`ns/name`). */
+export type WorkloadKubeConfigError =
+  | {
+      /** The Secret does not exist. */
+      readonly code: 'kubeconfig-secret-not-found';
+      readonly secret: string;
+      readonly message: string;
+    }
+  | {
+      /** The Secret could not be read (forbidden, unreachable, …); `cause` is the API error. */
+      readonly code: 'kubeconfig-secret-unreadable';
+      readonly secret: string;
+      readonly cause: ClientError;
+      readonly message: string;
+    }
+  | {
+      /** The Secret is there, but `path` does not hold a usable kubeconfig. */
+      readonly code: 'kubeconfig-secret-malformed';
+      readonly secret: string;
+      readonly path: string;
+      readonly message: string;
+    };
+
+/** The Cluster whose workload cluster to reach: its name and namespace. */
+export interface ClusterRef {
+  readonly metadata?: { readonly name?: string; readonly namespace?: string } | null;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Builds a KubeConfig for a Cluster's workload cluster from the `<cluster>-kubeconfig`
+ * Secret (key `value`, the Cluster's namespace; the same for v1alpha1 and v1alpha2).
+ * A missing, unreadable or malformed Secret is a typed error naming it; nothing is thrown.
+ */
+export async function workloadKubeConfig(
+  management: KubeConfig,
+  cluster: ClusterRef,
+): Promise<E.Either<WorkloadKubeConfigError, KubeConfig>> {
+  const name = kubeconfigSecretName(cluster.metadata?.name ?? '');
+  const namespace = cluster.metadata?.namespace ?? 'default';
+  const secret = `${namespace}/${name}`;
+  const malformed = (path: string, why: string): E.Either<WorkloadKubeConfigError, KubeConfig> =>
+    E.left({
+      code: 'kubeconfig-secret-malformed',
+      secret,
+      path,
+      message: `Secret ${secret}: ${path}: ${why}`,
+    });
+
+  let data: Record<string, string> | undefined;
+  try {
+    const read = await management.makeApiClient(CoreV1Api).readNamespacedSecret({ name, namespace });
+    data = read.data;
+  } catch (error) {
+    const cause = clientErrorFrom(error, { apiVersion: 'v1', kind: 'Secret', namespace, name }, 'read');
+    if (cause.code === 'not-found') {
+      return E.left({
+        code: 'kubeconfig-secret-not-found',
+        secret,
+        message: `the workload kubeconfig Secret ${secret} does not exist`,
+      });
+    }
+    return E.left({
+      code: 'kubeconfig-secret-unreadable',
+      secret,
+      cause,
+      message: `the workload kubeconfig Secret ${secret} cannot be read: ${cause.message}`,
+    });
+  }
+  const path = `data.${KUBECONFIG_SECRET_KEY}`;
+  const encoded = data?.[KUBECONFIG_SECRET_KEY];
+  if (typeof encoded !== 'string' || encoded === '') return malformed(path, 'missing or empty');
+  if (!BASE64.test(encoded)) return malformed(path, 'is not base64');
+  const text = Buffer.from(encoded, 'base64').toString('utf8');
+  const kubeConfig = new KubeConfig();
+  try {
+    kubeConfig.loadFromString(text);
+  } catch (error) {
+    return malformed(
+      path,
+      `is not a kubeconfig: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
+  }
+  const server = kubeConfig.getCurrentCluster()?.server;
+  if (server === undefined || server === '')
+    return malformed(path, 'the kubeconfig has no current cluster with a server');
+  return E.right(kubeConfig);
+}

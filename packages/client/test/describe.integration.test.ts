@@ -1,0 +1,202 @@
+import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CapiClient, connect, describeCluster, workloadKubeConfig } from '../src/index.js';
+import { capiCrdDirs, unwrap, unwrapLeft } from './helpers/fixtures.js';
+import { buildScenario, ids } from './helpers/scenario.js';
+
+// Two control planes: the run's shared one is the management cluster, a private one is the
+// workload cluster (its Nodes and maintenance leases), reached through the kubeconfig Secret.
+const management = useControlPlane();
+
+describe.skipIf(noControlPlane('private-local'))(
+  'describeCluster across a management and a workload cluster',
+  () => {
+    let workload: ControlPlane;
+    let client: CapiClient;
+    let nodeNames: { joined: string; lonely: string };
+
+    beforeAll(async () => {
+      workload = await startControlPlane({ log: () => {} });
+      for (const dir of capiCrdDirs) await management.installCRDs(dir);
+      ({ client, nodeNames } = await buildScenario(management.kubeConfig, workload, management.namespace));
+    });
+
+    afterAll(async () => {
+      await workload?.stop();
+    });
+
+    it('joins Machines to Nodes by providerID identity, with Ready, maintenance leases and problems', async () => {
+      const ns = management.namespace;
+      const described = unwrap(await describeCluster(client, 'prod', { namespace: ns }));
+      expect(described.cluster).toEqual({
+        apiVersion: 'cluster.x-k8s.io/v1alpha2',
+        kind: 'Cluster',
+        name: 'prod',
+        namespace: ns,
+        phase: 'pending',
+      });
+      expect(described.nodesKnown).toBe(true);
+      expect(described.machineDeployments.map((d) => d.name)).toEqual(['prod-md']);
+      expect(described.machineSets).toEqual([
+        {
+          kind: 'MachineSet',
+          name: 'prod-ms',
+          namespace: ns,
+          replicas: 3,
+          owner: { kind: 'MachineDeployment', name: 'prod-md' },
+        },
+      ]);
+      const byName = Object.fromEntries(described.machines.map((m) => [m.name, m]));
+      // The Node spells the ID without the zone: joined by identity, not string equality.
+      expect(byName['prod-m-0']).toEqual({
+        name: 'prod-m-0',
+        namespace: ns,
+        phase: 'provisioning',
+        providerID: ids.joined,
+        owner: { kind: 'MachineSet', name: 'prod-ms' },
+        node: { name: nodeNames.joined, ready: true },
+        maintenance: { holder: 'reboot-agent/ops-1', state: 'held' },
+      });
+      expect(byName['prod-m-1']).toMatchObject({
+        providerID: ids.lonelyMachine,
+        node: null,
+        maintenance: null,
+      });
+      expect(byName['prod-m-2']).toMatchObject({ providerID: null, phase: 'failed', node: null });
+      expect(described.nodesWithoutMachine).toEqual([nodeNames.lonely]);
+      const problems = described.problems.map((p) => `${p.object}: ${p.message}`);
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          `Machine ${ns}/prod-m-2: failed: CreateError: quota \u001b[31mexceeded`,
+          `Node ${nodeNames.lonely}: node without a machine: no Machine of the cluster has providerID '${ids.lonelyNode}'`,
+          `Machine ${ns}/prod-m-1: machine without a node: no Node has providerID '${ids.lonelyMachine}'`,
+          `Machine ${ns}/prod-m-2: machine without a node: the Machine has no providerID yet`,
+        ]),
+      );
+      expect(problems).toHaveLength(4);
+    });
+
+    it('describes a v1alpha1 Cluster: owners from selectors, normalised phases, nodes unknown without a Secret', async () => {
+      const ns = management.namespace;
+      const described = unwrap(await describeCluster(client, 'legacy', { namespace: ns }));
+      expect(described.cluster).toMatchObject({ apiVersion: 'cluster.k8s.io/v1alpha1', phase: '' });
+      expect(described.nodesKnown).toBe(false);
+      expect(described.machines).toEqual([
+        {
+          name: 'legacy-m-0',
+          namespace: ns,
+          phase: 'running',
+          providerID: null,
+          owner: { kind: 'MachineSet', name: 'legacy-ms' },
+          node: null,
+          maintenance: null,
+        },
+      ]);
+      expect(described.problems).toEqual([
+        {
+          object: `Secret ${ns}/legacy-kubeconfig`,
+          message: `nodes unknown: the workload kubeconfig Secret ${ns}/legacy-kubeconfig does not exist`,
+        },
+      ]);
+    });
+
+    it('a Cluster that does not exist is not-found; a given workload KubeConfig is used as is', async () => {
+      const ns = management.namespace;
+      expect(unwrapLeft(await describeCluster(client, 'nope', { namespace: ns })).code).toBe('not-found');
+      const described = unwrap(
+        await describeCluster(client, 'legacy', { namespace: ns, workload: workload.kubeConfig }),
+      );
+      expect(described.nodesKnown).toBe(true);
+      expect(described.nodesWithoutMachine).toEqual(
+        expect.arrayContaining([nodeNames.joined, nodeNames.lonely]),
+      );
+    });
+
+    it('workloadKubeConfig names the Secret when it is missing or malformed', async () => {
+      const ns = management.namespace;
+      const prod = { metadata: { name: 'prod', namespace: ns } };
+      const kc = unwrap(await workloadKubeConfig(management.kubeConfig, prod));
+      expect(kc.getCurrentCluster()?.server).toBe(workload.kubeConfig.getCurrentCluster()?.server);
+      expect(
+        unwrapLeft(
+          await workloadKubeConfig(management.kubeConfig, { metadata: { name: 'gone', namespace: ns } }),
+        ),
+      ).toMatchObject({
+        code: 'kubeconfig-secret-not-found',
+        secret: `${ns}/gone-kubeconfig`,
+      });
+      const core = management.kubeConfig.makeApiClient(CoreV1Api);
+      await core.createNamespacedSecret({
+        namespace: ns,
+        body: {
+          metadata: { name: 'junk-kubeconfig' },
+          data: { value: Buffer.from('{not: [a kubeconfig').toString('base64') },
+        },
+      });
+      await core.createNamespacedSecret({
+        namespace: ns,
+        body: { metadata: { name: 'empty-kubeconfig' }, data: {} },
+      });
+      expect(
+        unwrapLeft(
+          await workloadKubeConfig(management.kubeConfig, { metadata: { name: 'junk', namespace: ns } }),
+        ),
+      ).toMatchObject({
+        code: 'kubeconfig-secret-malformed',
+        secret: `${ns}/junk-kubeconfig`,
+        path: 'data.value',
+      });
+      expect(
+        unwrapLeft(
+          await workloadKubeConfig(management.kubeConfig, { metadata: { name: 'empty', namespace: ns } }),
+        ),
+      ).toMatchObject({
+        code: 'kubeconfig-secret-malformed',
+        message: `Secret ${ns}/empty-kubeconfig: data.value: missing or empty`,
+      });
+    });
+
+    it('a user who may list Cluster API objects but not read Secrets gets the description, the reason in problems', async () => {
+      const ns = management.namespace;
+      const rbac = management.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+      await rbac.createNamespacedRole({
+        namespace: ns,
+        body: {
+          metadata: { name: 'capi-reader' },
+          rules: [
+            {
+              apiGroups: ['cluster.x-k8s.io', 'cluster.k8s.io'],
+              resources: ['*'],
+              verbs: ['get', 'list', 'watch'],
+            },
+          ],
+        },
+      });
+      await rbac.createNamespacedRoleBinding({
+        namespace: ns,
+        body: {
+          metadata: { name: 'capi-reader' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'capi-reader' },
+          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'capi-reader' }],
+        },
+      });
+      const reader = unwrap(await connect(await management.kubeConfigFor('capi-reader')));
+      const described = unwrap(await describeCluster(reader, 'prod', { namespace: ns }));
+      expect(described.machines.map((m) => m.name)).toEqual(['prod-m-0', 'prod-m-1', 'prod-m-2']);
+      expect(described.nodesKnown).toBe(false);
+      expect(described.machines.every((m) => m.node === null)).toBe(true);
+      expect(described.problems).toEqual([
+        expect.objectContaining({
+          object: `Machine ${ns}/prod-m-2`,
+          message: expect.stringMatching(/^failed: /),
+        }),
+        {
+          object: `Secret ${ns}/prod-kubeconfig`,
+          message: expect.stringMatching(/nodes unknown: .* cannot be read: .*HTTP 403 Forbidden/),
+        },
+      ]);
+    });
+  },
+);
