@@ -49,25 +49,27 @@ export async function buildScenario(
     metadata: { name: 'prod', namespace },
     spec: {},
   });
+  // The MachineDeployment and its MachineSet share one spec: 3 replicas of pool `a`.
+  const poolSpec = {
+    replicas: 3,
+    selector: { matchLabels: { pool: 'a' } },
+    template: {
+      metadata: { labels: { pool: 'a' } },
+      spec: {
+        bootstrap: { data: 'eA==' },
+        infrastructureRef: {
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+          kind: 'AWSMachineTemplate',
+          name: 'a',
+        },
+      },
+    },
+  };
   const md = await create(client, v2, 'MachineDeployment', {
     apiVersion: v2,
     kind: 'MachineDeployment',
     metadata: meta('prod-md'),
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: { pool: 'a' } },
-      template: {
-        metadata: { labels: { pool: 'a' } },
-        spec: {
-          bootstrap: { data: 'eA==' },
-          infrastructureRef: {
-            apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
-            kind: 'AWSMachineTemplate',
-            name: 'a',
-          },
-        },
-      },
-    },
+    spec: poolSpec,
   });
   const ms = await create(client, v2, 'MachineSet', {
     apiVersion: v2,
@@ -75,21 +77,7 @@ export async function buildScenario(
     metadata: meta('prod-ms', {
       ownerReferences: owner('MachineDeployment', 'prod-md', md.created.metadata.uid),
     }),
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: { pool: 'a' } },
-      template: {
-        metadata: { labels: { pool: 'a' } },
-        spec: {
-          bootstrap: { data: 'eA==' },
-          infrastructureRef: {
-            apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
-            kind: 'AWSMachineTemplate',
-            name: 'a',
-          },
-        },
-      },
-    },
+    spec: poolSpec,
   });
   const machine = (name: string, providerID?: string) => ({
     apiVersion: v2,
