@@ -28,6 +28,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./providerid.js')).providerIDCommand,
   },
   {
+    name: 'migrate',
+    summary: 'move a live management cluster from v1alpha1 to v1alpha2: plan, apply, verify, prune',
+    load: async () => (await import('./migrate.js')).migrateCommand,
+  },
+  {
     name: 'lease',
     summary: 'acquire, renew, release, hold or inspect the maintenance lease of a node',
     load: async () => (await import('./lease.js')).leaseCommand,

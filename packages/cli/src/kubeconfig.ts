@@ -1,0 +1,70 @@
+import { readFileSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { CliIO } from './io.js';
+
+/** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
+export class KubeconfigError extends Error {
+  override readonly name = 'KubeconfigError';
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The kubeconfig files kubectl would read: the KUBECONFIG list without entries that do not
+ * exist (kubectl tolerates them), else ~/.kube/config.
+ */
+function kubeconfigFiles(io: CliIO): string[] {
+  const list = io.env.KUBECONFIG;
+  if (list !== undefined && list !== '') {
+    const entries = list.split(delimiter).filter((f) => f !== '');
+    const files = entries.filter(isFile);
+    if (files.length === 0) {
+      throw new KubeconfigError(
+        `no kubeconfig: none of the KUBECONFIG entries is a readable file (${entries.join(', ')})`,
+      );
+    }
+    return files;
+  }
+  const home = io.env.HOME ?? io.env.USERPROFILE;
+  const file = home === undefined ? undefined : join(home, '.kube', 'config');
+  if (file === undefined || !isFile(file)) {
+    throw new KubeconfigError(`no kubeconfig: set KUBECONFIG or create ${file ?? '~/.kube/config'}`);
+  }
+  return [file];
+}
+
+/**
+ * Loads the kubeconfig as kubectl would (or `file`, from `--kubeconfig`), with one clear
+ * error for each way it can be unusable: missing, a directory, empty, not a kubeconfig, or
+ * without a current cluster.
+ */
+export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConfig> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const files = file === undefined ? kubeconfigFiles(io) : [file];
+  const kubeConfig = new KubeConfig();
+  for (const [index, path] of files.entries()) {
+    if (!isFile(path)) throw new KubeconfigError(`cannot read kubeconfig ${path}: not a readable file`);
+    if (readFileSync(path, 'utf8').trim() === '') throw new KubeconfigError(`kubeconfig ${path} is empty`);
+    const one = index === 0 ? kubeConfig : new KubeConfig();
+    try {
+      one.loadFromFile(path);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new KubeconfigError(`cannot load kubeconfig ${path}: ${reason}`);
+    }
+    if (one !== kubeConfig) kubeConfig.mergeConfig(one);
+  }
+  if (kubeConfig.getCurrentCluster() === null) {
+    throw new KubeconfigError(
+      `no current cluster in the kubeconfig (${files.join(', ')}): set a current context with a cluster`,
+    );
+  }
+  return kubeConfig;
+}

@@ -1,0 +1,134 @@
+/**
+ * `@capi-kit/migrate`: moves a live management cluster from `cluster.k8s.io/v1alpha1` to
+ * `cluster.x-k8s.io/v1alpha2`, which upstream never shipped a tool for. Four steps, each
+ * a function here and a `capi-kit migrate` subcommand: plan (read-only), apply
+ * (idempotent and resumable), verify, prune (only after verify passes).
+ */
+import type { ConversionPlugin } from '@capi-kit/conversion';
+import type { KubeConfig } from '@kubernetes/client-node';
+import * as E from 'fp-ts/lib/Either.js';
+import { type ApplySummary, execute, preflight, servedProblems } from './apply.js';
+import { ClusterApi, type WriteHook } from './cluster-api.js';
+import { type MigrateError, MigrateFailure } from './errors.js';
+import { readInventory, type Scope } from './inventory.js';
+import { type MigrationPlan, planMigration } from './plan.js';
+import { type PruneSummary, prune } from './prune.js';
+import { type VerifyResult, verify } from './verify.js';
+
+export type { ApplySummary } from './apply.js';
+export { REQUIRED_GROUP_VERSIONS } from './apply.js';
+export type { Write, WriteHook } from './cluster-api.js';
+export { hasApiProblem, type MigrateError, type Problem } from './errors.js';
+export { type Inventory, owningCluster, type Scope, SOURCE_KINDS } from './inventory.js';
+export type { ObjectKey } from './object.js';
+export {
+  type MigrationPlan,
+  type OwnerLink,
+  type PlannedObject,
+  planMigration,
+  type SecretToReown,
+  SOURCE_UID_ANNOTATION,
+} from './plan.js';
+export type { PruneSummary } from './prune.js';
+export type { VerifyResult } from './verify.js';
+
+export interface MigrationOptions {
+  /** The management cluster. */
+  readonly kubeConfig: KubeConfig;
+  readonly scope: Scope;
+  /** Provider plug-ins for what v1alpha1 kept in providerSpec (AWS, vSphere, your own). */
+  readonly plugins: readonly ConversionPlugin[];
+  /** Called after every write; throwing stops the run there (tests inject crashes with it). */
+  readonly afterWrite?: WriteHook;
+}
+
+/** Runs a step, turning the failures it throws into a Left. */
+async function step<T>(run: () => Promise<E.Either<MigrateError, T>>): Promise<E.Either<MigrateError, T>> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof MigrateFailure) return E.left(error.error);
+    throw error;
+  }
+}
+
+async function readPlan(
+  api: ClusterApi,
+  options: MigrationOptions,
+): Promise<E.Either<MigrateError, MigrationPlan>> {
+  const served = await servedProblems(api);
+  if (served.length > 0) {
+    return E.left({
+      code: 'preflight',
+      message: 'the API groups a migration needs are not served',
+      problems: served,
+    });
+  }
+  return planMigration(await readInventory(api, options.scope), options.plugins);
+}
+
+/** What `apply` would create, rebuild, restore and re-own. Reads only. */
+export function planClusterMigration(
+  options: MigrationOptions,
+): Promise<E.Either<MigrateError, MigrationPlan>> {
+  return step(() => readPlan(new ClusterApi(options.kubeConfig), options));
+}
+
+/**
+ * Preflight (nothing is written unless every check passes), then creates the v1alpha2
+ * objects. Safe to run again, or after a crash at any point: it finishes what is missing
+ * and writes nothing that is already right. With `dryRun`, every write is a server-side
+ * dry run and nothing persists.
+ */
+export function applyClusterMigration(
+  options: MigrationOptions & { readonly dryRun?: boolean },
+): Promise<E.Either<MigrateError, ApplySummary & { readonly plan: MigrationPlan }>> {
+  return step(async () => {
+    const api = new ClusterApi(options.kubeConfig, options.afterWrite);
+    const plan = await readPlan(api, options);
+    if (E.isLeft(plan)) return plan;
+    const problems = await preflight(api, plan.right);
+    if (problems.length > 0) {
+      return E.left({
+        code: 'preflight',
+        message: `preflight found ${problems.length} problem(s); nothing was written`,
+        problems,
+      });
+    }
+    return E.right({ ...(await execute(api, plan.right, options.dryRun === true)), plan: plan.right });
+  });
+}
+
+/** Compares the cluster with the plan: every difference, or none when the migration is complete. */
+export function verifyClusterMigration(
+  options: MigrationOptions,
+): Promise<E.Either<MigrateError, VerifyResult>> {
+  return step(async () => {
+    const api = new ClusterApi(options.kubeConfig);
+    const plan = await readPlan(api, options);
+    return E.isLeft(plan) ? plan : E.right(await verify(api, plan.right));
+  });
+}
+
+/**
+ * Runs `verify`, and only when it finds no difference clears the finalizers of the
+ * v1alpha1 objects and deletes them. The v0.1 controllers must be stopped first.
+ */
+export function pruneClusterMigration(
+  options: MigrationOptions,
+): Promise<E.Either<MigrateError, PruneSummary>> {
+  return step(async () => {
+    const api = new ClusterApi(options.kubeConfig, options.afterWrite);
+    const plan = await readPlan(api, options);
+    if (E.isLeft(plan)) return plan;
+    const result = await verify(api, plan.right);
+    if (result.differences.length > 0) {
+      return E.left({
+        code: 'verification',
+        message: `verify found ${result.differences.length} difference(s); nothing was pruned`,
+        differences: result.differences,
+      });
+    }
+    return E.right(await prune(api, plan.right.sources));
+  });
+}

@@ -1,0 +1,88 @@
+import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
+import type { ClusterApi } from './cluster-api.js';
+import { keyOf, metadataOf, uidOf } from './object.js';
+
+/**
+ * The v1alpha1 kinds a migration reads, in the order their objects are converted and
+ * created (owners before what they own). MachineClasses are read so the objects that use
+ * them convert; v1alpha2 has no such kind, so none is created.
+ */
+export const SOURCE_KINDS = [
+  'Cluster',
+  'MachineClass',
+  'MachineDeployment',
+  'MachineSet',
+  'Machine',
+] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** Where to look: one namespace, or every namespace. */
+export type Scope = { readonly namespace: string } | { readonly allNamespaces: true };
+
+/** What a management cluster holds of v1alpha1, and the Secrets that belong to its Clusters. */
+export interface Inventory {
+  /** v1alpha1 objects, by kind in SOURCE_KINDS order. */
+  readonly objects: readonly JsonObject[];
+  /** Secrets tied to a v1alpha1 Cluster, with the Cluster's name. */
+  readonly secrets: readonly { readonly secret: JsonObject; readonly cluster: string }[];
+}
+
+function namespaceOf(scope: Scope): string | undefined {
+  return 'namespace' in scope ? scope.namespace : undefined;
+}
+
+/** Service-account tokens belong to the namespace's service accounts, never to a Cluster. */
+const SKIPPED_SECRET_TYPES = new Set(['kubernetes.io/service-account-token']);
+
+/**
+ * The Cluster a Secret belongs to: the one it names in an ownerReference, else the one whose
+ * name is the longest `<cluster>-` prefix of the Secret's name (`prod-eu-kubeconfig` belongs
+ * to `prod-eu`, not to `prod`), the way clusterctl ties unowned Secrets to Clusters.
+ */
+export function owningCluster(secret: JsonObject, clusters: readonly JsonObject[]): string | undefined {
+  const metadata = metadataOf(secret);
+  const namespace = metadata.namespace;
+  const local = clusters.filter((c) => metadataOf(c).namespace === namespace);
+  const refs = Array.isArray(metadata.ownerReferences) ? metadata.ownerReferences.filter(isObject) : [];
+  for (const ref of refs) {
+    const owner = local.find((c) => uidOf(c) !== undefined && uidOf(c) === ref.uid);
+    if (owner !== undefined) return keyOf(owner).name;
+  }
+  const name = String(metadata.name ?? '');
+  let best: string | undefined;
+  for (const cluster of local) {
+    const clusterName = keyOf(cluster).name;
+    if (name.startsWith(`${clusterName}-`) && (best === undefined || clusterName.length > best.length)) {
+      best = clusterName;
+    }
+  }
+  return best;
+}
+
+/** Reads every v1alpha1 object in scope and the Secrets of their Clusters. */
+export async function readInventory(api: ClusterApi, scope: Scope): Promise<Inventory> {
+  const namespace = namespaceOf(scope);
+  const objects: JsonObject[] = [];
+  for (const kind of SOURCE_KINDS) {
+    const items = await api.list(V1ALPHA1, kind, namespace);
+    items.sort((a, b) => label(a).localeCompare(label(b)));
+    objects.push(...items);
+  }
+  const clusters = objects.filter((o) => o.kind === 'Cluster');
+  const secrets: { secret: JsonObject; cluster: string }[] = [];
+  const namespaces = [...new Set(clusters.map((c) => String(metadataOf(c).namespace ?? 'default')))].sort();
+  for (const ns of namespaces) {
+    for (const secret of await api.list('v1', 'Secret', ns)) {
+      if (SKIPPED_SECRET_TYPES.has(String(secret.type ?? ''))) continue;
+      const cluster = owningCluster(secret, clusters);
+      if (cluster !== undefined) secrets.push({ secret, cluster });
+    }
+  }
+  secrets.sort((a, b) => label(a.secret).localeCompare(label(b.secret)));
+  return { objects, secrets };
+}
+
+function label(object: JsonObject): string {
+  const key = keyOf(object);
+  return `${key.namespace ?? ''}/${key.name}`;
+}

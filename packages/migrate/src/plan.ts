@@ -1,0 +1,207 @@
+import {
+  type ConversionPlugin,
+  convertDocuments,
+  formatConversionError,
+  type InputDocument,
+  isObject,
+  type JsonObject,
+  V1ALPHA1,
+  V1ALPHA2,
+} from '@capi-kit/conversion';
+import * as E from 'fp-ts/lib/Either.js';
+import type { MigrateError } from './errors.js';
+import type { Inventory } from './inventory.js';
+import { creatable, identity, keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
+
+/**
+ * Every object a migration creates carries the UID of the v1alpha1 object it came from.
+ * It is how a second run (or a run after a crash) tells its own objects from someone
+ * else's, and how `verify` pairs the versions.
+ */
+export const SOURCE_UID_ANNOTATION = 'migrate.capi-kit.dev/source-uid';
+
+/** Cluster API kinds that v1alpha2 keeps, in creation order: owners first. */
+const CREATION_ORDER = ['Cluster', 'MachineDeployment', 'MachineSet', 'Machine'] as const;
+/** Kinds whose objects own what a provider plug-in generated for them (InfraMachine, BootstrapConfig, InfraCluster, key-pair Secrets). */
+const OWNS_GENERATED = new Set(['Cluster', 'Machine']);
+
+/** An ownerReference to rebuild once the owner exists and its new UID is known. */
+export interface OwnerLink {
+  readonly owner: ObjectKey;
+  readonly controller?: boolean;
+  readonly blockOwnerDeletion?: boolean;
+}
+
+export interface PlannedObject {
+  readonly key: ObjectKey;
+  /** The create request: no server-owned metadata, no status, only the ownerReferences that need no rebuilding. */
+  readonly object: JsonObject;
+  /** The v1alpha1 object this one comes from. */
+  readonly source: ObjectKey & { readonly uid: string };
+  /** Made by a provider plug-in (infrastructure, bootstrap, templates, key pairs) rather than converted. */
+  readonly generated: boolean;
+  readonly owners: readonly OwnerLink[];
+  /** What the create drops and the status subresource must restore. */
+  readonly status?: JsonObject;
+}
+
+export interface SecretToReown {
+  readonly key: ObjectKey;
+  /** The v1alpha2 Cluster that will own it. */
+  readonly cluster: ObjectKey;
+}
+
+export interface MigrationPlan {
+  /** In creation order. */
+  readonly objects: readonly PlannedObject[];
+  readonly secrets: readonly SecretToReown[];
+  /** The v1alpha1 objects migrated (what `prune` deletes once `verify` passes). */
+  readonly sources: readonly JsonObject[];
+  readonly warnings: readonly string[];
+}
+
+const isCapiV1alpha2 = (o: JsonObject) =>
+  o.apiVersion === V1ALPHA2 && (CREATION_ORDER as readonly unknown[]).includes(o.kind);
+
+/** Converts what the inventory holds into the objects to create, in order, with what to rebuild. */
+export function planMigration(
+  inventory: Inventory,
+  plugins: readonly ConversionPlugin[],
+): E.Either<MigrateError, MigrationPlan> {
+  const documents: InputDocument[] = inventory.objects.map((value, index) => ({ index, value }));
+  const converted = convertDocuments(documents, { to: V1ALPHA2, plugins });
+  if (E.isLeft(converted)) {
+    return E.left({
+      code: 'conversion',
+      message: converted.left.map((e) => formatConversionError(e)).join('\n'),
+    });
+  }
+  const sources = new Map(inventory.objects.map((o) => [identity(keyOf(o)), o]));
+  const warnings = [...converted.right.report.warnings];
+
+  // The conversion writes each converted object followed by what plug-ins made for it.
+  const groups: { head: JsonObject; source: JsonObject; generated: JsonObject[] }[] = [];
+  for (const document of converted.right.documents) {
+    if (!isObject(document)) continue;
+    if (isCapiV1alpha2(document)) {
+      const source = sources.get(identity({ ...keyOf(document), apiVersion: V1ALPHA1 }));
+      if (source === undefined) continue;
+      groups.push({ head: document, source, generated: [] });
+    } else {
+      groups.at(-1)?.generated.push(document);
+    }
+  }
+  groups.sort(
+    (a, b) => CREATION_ORDER.indexOf(a.head.kind as never) - CREATION_ORDER.indexOf(b.head.kind as never),
+  );
+
+  const planned = new Set(groups.map((g) => identity(keyOf(g.head))));
+  const objects: PlannedObject[] = [];
+  for (const { head, source, generated } of groups) {
+    const sourceKey = { ...keyOf(source), uid: uidOf(source) ?? '' };
+    const headKey = keyOf(head);
+    const { owners, kept } = ownerLinks(head, planned, warnings);
+    objects.push(plannedObject(head, sourceKey, false, owners, kept));
+    for (const object of generated) {
+      const links = OWNS_GENERATED.has(headKey.kind) ? [{ owner: headKey }] : [];
+      objects.push(plannedObject(object, sourceKey, true, links, []));
+    }
+  }
+
+  const secrets: SecretToReown[] = inventory.secrets.map(({ secret, cluster }) => {
+    const key = keyOf(secret);
+    return {
+      key,
+      cluster: {
+        apiVersion: V1ALPHA2,
+        kind: 'Cluster',
+        ...(key.namespace === undefined ? {} : { namespace: key.namespace }),
+        name: cluster,
+      },
+    };
+  });
+  return E.right({ objects, secrets, sources: inventory.objects, warnings });
+}
+
+function plannedObject(
+  converted: JsonObject,
+  source: PlannedObject['source'],
+  generated: boolean,
+  owners: readonly OwnerLink[],
+  keptReferences: readonly JsonObject[],
+): PlannedObject {
+  const object = creatable(converted);
+  const metadata = metadataOf(object);
+  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  object.metadata = {
+    ...metadata,
+    annotations: { ...annotations, [SOURCE_UID_ANNOTATION]: source.uid },
+  };
+  const meta = object.metadata as JsonObject;
+  if (keptReferences.length > 0) meta.ownerReferences = [...keptReferences];
+  else delete meta.ownerReferences;
+  const status =
+    isObject(converted.status) && Object.keys(converted.status).length > 0 ? converted.status : undefined;
+  return {
+    key: keyOf(converted),
+    object,
+    source,
+    generated,
+    owners,
+    ...(status === undefined || generated ? {} : { status }),
+  };
+}
+
+/**
+ * Splits a converted object's ownerReferences into links to rebuild (Cluster API owners
+ * migrated with it: their UIDs change) and references kept as they are (anything else).
+ * A reference to a Cluster API owner that is not migrated would dangle: it is dropped, and
+ * the plan says so.
+ */
+function ownerLinks(
+  object: JsonObject,
+  planned: ReadonlySet<string>,
+  warnings: string[],
+): { owners: OwnerLink[]; kept: JsonObject[] } {
+  const key = keyOf(object);
+  const refs = metadataOf(object).ownerReferences;
+  const owners: OwnerLink[] = [];
+  const kept: JsonObject[] = [];
+  for (const ref of Array.isArray(refs) ? refs.filter(isObject) : []) {
+    const isCapi = ref.apiVersion === V1ALPHA2 || ref.apiVersion === V1ALPHA1;
+    if (!isCapi) {
+      kept.push(ref);
+      continue;
+    }
+    const owner: ObjectKey = {
+      apiVersion: V1ALPHA2,
+      kind: String(ref.kind),
+      ...(key.namespace === undefined ? {} : { namespace: key.namespace }),
+      name: String(ref.name),
+    };
+    if (!planned.has(identity(owner))) {
+      warnings.push(
+        `${labelOf(key)}: owner ${labelOf(owner)} is not migrated; its ownerReference is dropped`,
+      );
+      continue;
+    }
+    owners.push({
+      owner,
+      ...(typeof ref.controller === 'boolean' ? { controller: ref.controller } : {}),
+      ...(typeof ref.blockOwnerDeletion === 'boolean' ? { blockOwnerDeletion: ref.blockOwnerDeletion } : {}),
+    });
+  }
+  return { owners, kept };
+}
+
+/** The ownerReference of a link, once the owner's UID is known. */
+export function ownerReference(link: OwnerLink, uid: string): JsonObject {
+  return {
+    apiVersion: link.owner.apiVersion,
+    kind: link.owner.kind,
+    name: link.owner.name,
+    uid,
+    ...(link.controller === undefined ? {} : { controller: link.controller }),
+    ...(link.blockOwnerDeletion === undefined ? {} : { blockOwnerDeletion: link.blockOwnerDeletion }),
+  };
+}

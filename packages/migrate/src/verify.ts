@@ -1,0 +1,126 @@
+import { isObject, type JsonObject, V1ALPHA1, V1ALPHA2 } from '@capi-kit/conversion';
+import type { ClusterApi } from './cluster-api.js';
+import type { Problem } from './errors.js';
+import {
+  annotationsOf,
+  firstDifference,
+  identity,
+  labelOf,
+  metadataOf,
+  type ObjectKey,
+  uidOf,
+} from './object.js';
+import { type MigrationPlan, SOURCE_UID_ANNOTATION } from './plan.js';
+
+export interface VerifyResult {
+  /** Objects checked: the planned v1alpha2 objects and the Secrets to re-own. */
+  readonly checked: number;
+  /** Empty when the migration is complete. */
+  readonly differences: readonly Problem[];
+}
+
+/** Fields of a converted object that must be the same live: what the migration wrote. */
+const COMPARED = ['spec', 'metadata.labels'] as const;
+
+function at(object: JsonObject, path: string): unknown {
+  let value: unknown = object;
+  for (const part of path.split('.'))
+    value = isObject(value as JsonObject) ? (value as JsonObject)[part] : undefined;
+  return value;
+}
+
+/**
+ * Whether every v1alpha1 object has its v1alpha2 counterpart (ours, with the spec and labels
+ * the conversion gives — fields the server or a controller added are not differences), every
+ * ownerReference points at a live UID (none still at the v1alpha1 objects), and every
+ * Cluster's Secrets are owned by the new Cluster.
+ */
+export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<VerifyResult> {
+  const differences: Problem[] = [];
+  const live = new Map<string, JsonObject>();
+  for (const planned of plan.objects) {
+    const object = await api.get(planned.key);
+    const label = labelOf(planned.key);
+    if (object === undefined) {
+      differences.push({ object: label, message: `missing (the counterpart of ${labelOf(planned.source)})` });
+      continue;
+    }
+    live.set(identity(planned.key), object);
+    if (annotationsOf(object)[SOURCE_UID_ANNOTATION] !== planned.source.uid) {
+      differences.push({
+        object: label,
+        message: `not created from ${labelOf(planned.source)} (${SOURCE_UID_ANNOTATION} differs)`,
+      });
+      continue;
+    }
+    for (const path of COMPARED) {
+      const expected = at(planned.object, path);
+      if (expected === undefined) continue;
+      const difference = firstDifference(expected as JsonObject, at(object, path) as JsonObject | undefined);
+      if (difference !== undefined) {
+        differences.push({
+          object: label,
+          message: `${path}${difference === '.' ? '' : `.${difference}`} differs from the converted ${labelOf(planned.source)}`,
+        });
+      }
+    }
+  }
+
+  const uidOfLive = async (key: ObjectKey): Promise<string | undefined> => {
+    const known = live.get(identity(key));
+    if (known !== undefined) return uidOf(known);
+    const fetched = await api.get(key);
+    return fetched === undefined ? undefined : uidOf(fetched);
+  };
+  for (const planned of plan.objects) {
+    const object = live.get(identity(planned.key));
+    if (object === undefined) continue;
+    const label = labelOf(planned.key);
+    const references = metadataOf(object).ownerReferences;
+    const refs = Array.isArray(references) ? references.filter(isObject) : [];
+    for (const ref of refs) {
+      if (ref.apiVersion === V1ALPHA1) {
+        differences.push({
+          object: label,
+          message: `ownerReference to ${V1ALPHA1} ${String(ref.kind)} ${String(ref.name)} is stale`,
+        });
+      } else if (ref.apiVersion === V1ALPHA2) {
+        const owner = {
+          apiVersion: V1ALPHA2,
+          kind: String(ref.kind),
+          name: String(ref.name),
+          ...(planned.key.namespace === undefined ? {} : { namespace: planned.key.namespace }),
+        };
+        if ((await uidOfLive(owner)) !== ref.uid) {
+          differences.push({
+            object: label,
+            message: `ownerReference to ${labelOf(owner)} points at UID ${String(ref.uid)}, which is not live`,
+          });
+        }
+      }
+    }
+    for (const link of planned.owners) {
+      if (
+        !refs.some(
+          (r) =>
+            r.kind === link.owner.kind &&
+            r.name === link.owner.name &&
+            r.apiVersion === link.owner.apiVersion,
+        )
+      ) {
+        differences.push({ object: label, message: `has no ownerReference to ${labelOf(link.owner)}` });
+      }
+    }
+  }
+
+  for (const { key, cluster } of plan.secrets) {
+    const secret = await api.get(key);
+    if (secret === undefined) continue;
+    const uid = await uidOfLive(cluster);
+    const references = metadataOf(secret).ownerReferences;
+    const owned =
+      Array.isArray(references) && references.some((r) => isObject(r) && uid !== undefined && r.uid === uid);
+    if (!owned) differences.push({ object: labelOf(key), message: `not owned by ${labelOf(cluster)}` });
+  }
+  return { checked: plan.objects.length + plan.secrets.length, differences };
+}

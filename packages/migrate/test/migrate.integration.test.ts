@@ -1,0 +1,440 @@
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { awsConversionPlugin } from '@capi-kit/providers-aws';
+import { vsphereConversionPlugin } from '@capi-kit/providers-vsphere';
+import {
+  type KubeConfig,
+  type KubernetesObject,
+  KubernetesObjectApi,
+  RbacAuthorizationV1Api,
+} from '@kubernetes/client-node';
+import * as E from 'fp-ts/lib/Either.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyClusterMigration,
+  type MigrationOptions,
+  planClusterMigration,
+  pruneClusterMigration,
+  SOURCE_UID_ANNOTATION,
+  verifyClusterMigration,
+} from '../src/index.js';
+import { crdDirs, type SourceCluster, seedSourceCluster } from './support/source-cluster.js';
+
+const env = useControlPlane();
+const plugins = [awsConversionPlugin, vsphereConversionPlugin];
+type Obj = Record<string, unknown> & {
+  metadata: Record<string, unknown> & { uid: string; resourceVersion: string };
+};
+
+const V1ALPHA1 = 'cluster.k8s.io/v1alpha1';
+const V1ALPHA2 = 'cluster.x-k8s.io/v1alpha2';
+const CAPI_KINDS = ['Cluster', 'MachineDeployment', 'MachineSet', 'Machine'];
+const GENERATED_KINDS = [
+  ['infrastructure.cluster.x-k8s.io/v1alpha2', 'AWSCluster'],
+  ['infrastructure.cluster.x-k8s.io/v1alpha2', 'AWSMachine'],
+  ['infrastructure.cluster.x-k8s.io/v1alpha2', 'AWSMachineTemplate'],
+  ['infrastructure.cluster.x-k8s.io/v1alpha2', 'VSphereCluster'],
+  ['infrastructure.cluster.x-k8s.io/v1alpha2', 'VSphereMachine'],
+  ['infrastructure.cluster.x-k8s.io/v1alpha2', 'VSphereMachineTemplate'],
+  ['bootstrap.cluster.x-k8s.io/v1alpha2', 'KubeadmConfig'],
+  ['bootstrap.cluster.x-k8s.io/v1alpha2', 'KubeadmConfigTemplate'],
+] as const;
+
+function options(namespace: string, extra: Partial<MigrationOptions> = {}): MigrationOptions {
+  return { kubeConfig: env.kubeConfig, scope: { namespace }, plugins, ...extra };
+}
+
+async function list(
+  kubeConfig: KubeConfig,
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+): Promise<Obj[]> {
+  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const page = await client.list(apiVersion, kind, namespace);
+      return JSON.parse(JSON.stringify(page.items)) as Obj[];
+    } catch (error) {
+      // 429 while the server (re)initializes a CRD's storage: retry, as kubectl would.
+      if ((error as { code?: number }).code !== 429 || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** Every object the migration may have written, keyed `Kind/name`, with its resourceVersion. */
+async function snapshot(namespace: string): Promise<Map<string, Obj>> {
+  const out = new Map<string, Obj>();
+  const kinds: (readonly [string, string])[] = [
+    ...CAPI_KINDS.map((k) => [V1ALPHA2, k] as const),
+    ...CAPI_KINDS.map((k) => [V1ALPHA1, k] as const),
+    ...GENERATED_KINDS,
+    ['v1', 'Secret'],
+  ];
+  for (const [apiVersion, kind] of kinds) {
+    for (const item of await list(env.kubeConfig, apiVersion, kind, namespace)) {
+      out.set(`${apiVersion}/${kind}/${String(item.metadata.name)}`, item);
+    }
+  }
+  return out;
+}
+
+/** The state a migration is judged by: objects with owners by name (UIDs differ between runs). */
+function endState(objects: Map<string, Obj>, namespace: string): unknown {
+  const uids = new Map([...objects.values()].map((o) => [o.metadata.uid, String(o.metadata.name)]));
+  const state: Record<string, unknown> = {};
+  for (const [key, o] of objects) {
+    if (key.startsWith(V1ALPHA1)) continue;
+    const refs =
+      (o.metadata.ownerReferences as { kind: string; uid: string; apiVersion: string }[] | undefined) ?? [];
+    state[key] = {
+      owners: refs.map((r) => `${r.apiVersion}/${r.kind}/${uids.get(r.uid) ?? `dangling:${r.uid}`}`).sort(),
+      labels: o.metadata.labels ?? {},
+      spec: o.spec,
+      status: o.status,
+    };
+  }
+  // Each run has its own namespace, which references name: compare without it.
+  return JSON.parse(JSON.stringify(state).replaceAll(namespace, '<ns>'));
+}
+
+async function newNamespaceWith(
+  provider: 'aws' | 'vsphere',
+  name: string,
+  workers = 2,
+): Promise<SourceCluster> {
+  const namespace = await env.createNamespace('migrate');
+  return seedSourceCluster(env.kubeConfig, namespace, { provider, name, workers });
+}
+
+describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster', () => {
+  beforeAll(async () => {
+    for (const dir of crdDirs) await env.installCRDs(dir);
+  });
+
+  describe.each(['aws', 'vsphere'] as const)(
+    'a %s cluster: plan, dry run, apply, verify, re-apply, prune',
+    (provider) => {
+      let source: SourceCluster;
+      beforeAll(async () => {
+        source = await newNamespaceWith(provider, `${provider}-prod`);
+      });
+
+      it('plan reads only, and lists every object in creation order with its owners, status and Secrets', async () => {
+        const before = await snapshot(source.namespace);
+        const plan = await planClusterMigration(options(source.namespace));
+        if (E.isLeft(plan)) throw new Error(plan.left.message);
+        const heads = plan.right.objects
+          .filter((o) => !o.generated)
+          .map((o) => `${o.key.kind}/${o.key.name}`);
+        expect(heads).toEqual([
+          `Cluster/${source.name}`,
+          `MachineDeployment/${source.name}-workers`,
+          `MachineSet/${source.name}-workers-5d8f`,
+          `Machine/${source.name}-controlplane-0`,
+          ...source.workers.map((w) => `Machine/${w}`),
+        ]);
+        const machineSet = plan.right.objects.find((o) => o.key.kind === 'MachineSet')!;
+        expect(machineSet.owners.map((l) => `${l.owner.kind}/${l.owner.name}`)).toEqual([
+          `MachineDeployment/${source.name}-workers`,
+        ]);
+        const worker = plan.right.objects.find(
+          (o) => o.key.name === source.workers[0] && o.key.kind === 'Machine',
+        )!;
+        expect(worker.status).toMatchObject({
+          nodeRef: { name: `${provider}-prod-node-0` },
+          phase: 'running',
+        });
+        // The worker's infrastructure and bootstrap objects follow it and are owned by it.
+        const generatedForWorker = plan.right.objects.filter(
+          (o) =>
+            o.generated &&
+            o.owners.some((l) => l.owner.kind === 'Machine' && l.owner.name === source.workers[0]),
+        );
+        expect(generatedForWorker.map((o) => o.key.kind).sort()).toEqual(
+          [provider === 'aws' ? 'AWSMachine' : 'VSphereMachine', 'KubeadmConfig'].sort(),
+        );
+        expect(plan.right.secrets.map((s) => `${s.key.name}→${s.cluster.name}`)).toEqual([
+          `${source.name}-kubeconfig→${source.name}`,
+        ]);
+        expect(await snapshot(source.namespace)).toEqual(before);
+      });
+
+      it('apply --dry-run passes preflight and persists nothing', async () => {
+        const before = await snapshot(source.namespace);
+        const result = await applyClusterMigration({ ...options(source.namespace), dryRun: true });
+        if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+        expect(result.right.created.length).toBe(result.right.plan.objects.length);
+        expect(result.right.reownedSecrets).toEqual([`Secret ${source.namespace}/${source.name}-kubeconfig`]);
+        expect(await snapshot(source.namespace)).toEqual(before);
+      });
+
+      it('apply creates everything with new UIDs in the ownerReferences, restores status and re-owns the Secret', async () => {
+        const result = await applyClusterMigration(options(source.namespace));
+        if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+        const { created, restoredStatus, reownedSecrets, plan } = result.right;
+        expect(created).toHaveLength(plan.objects.length);
+        expect(restoredStatus).toHaveLength(plan.objects.filter((o) => o.status !== undefined).length);
+        expect(reownedSecrets).toHaveLength(1);
+
+        const state = await snapshot(source.namespace);
+        const get = (kind: string, name: string, apiVersion = V1ALPHA2) =>
+          state.get(`${apiVersion}/${kind}/${name}`)!;
+        const cluster = get('Cluster', source.name);
+        const deployment = get('MachineDeployment', `${source.name}-workers`);
+        const machineSet = get('MachineSet', `${source.name}-workers-5d8f`);
+        const worker = get('Machine', source.workers[0]!);
+        const oldWorker = get('Machine', source.workers[0]!, V1ALPHA1);
+        expect(worker.metadata.annotations).toMatchObject({
+          [SOURCE_UID_ANNOTATION]: oldWorker.metadata.uid,
+        });
+        expect(machineSet.metadata.ownerReferences).toEqual([
+          {
+            apiVersion: V1ALPHA2,
+            kind: 'MachineDeployment',
+            name: deployment.metadata.name,
+            uid: deployment.metadata.uid,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ]);
+        expect(worker.metadata.ownerReferences).toEqual([
+          {
+            apiVersion: V1ALPHA2,
+            kind: 'MachineSet',
+            name: machineSet.metadata.name,
+            uid: machineSet.metadata.uid,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ]);
+        // Labels renamed, finalizers renamed, status written through the subresource.
+        expect(worker.metadata.labels).toMatchObject({ 'cluster.x-k8s.io/cluster-name': source.name });
+        expect(get('Machine', `${source.name}-controlplane-0`).metadata.labels).toMatchObject({
+          'cluster.x-k8s.io/control-plane': 'true',
+        });
+        expect(worker.metadata.finalizers).toEqual(['machine.cluster.x-k8s.io']);
+        expect(worker.status).toMatchObject({
+          nodeRef: { kind: 'Node', name: `${provider}-prod-node-0` },
+          addresses: [{ type: 'InternalIP', address: '10.0.2.10' }],
+          phase: 'running',
+        });
+        expect(cluster.status).toMatchObject({ apiEndpoints: [{ host: '10.0.0.10', port: 6443 }] });
+        // The infrastructure machine is owned by its new Machine.
+        const infraKind = provider === 'aws' ? 'AWSMachine' : 'VSphereMachine';
+        const infra = get(infraKind, source.workers[0]!, 'infrastructure.cluster.x-k8s.io/v1alpha2');
+        expect(infra.metadata.ownerReferences).toEqual([
+          { apiVersion: V1ALPHA2, kind: 'Machine', name: worker.metadata.name, uid: worker.metadata.uid },
+        ]);
+        // The Secret keeps its old owner and gains the new Cluster, so GC cannot take it.
+        const secret = get('Secret', `${source.name}-kubeconfig`, 'v1');
+        expect((secret.metadata.ownerReferences as { uid: string }[]).map((r) => r.uid)).toEqual([
+          get('Cluster', source.name, V1ALPHA1).metadata.uid,
+          cluster.metadata.uid,
+        ]);
+
+        const verified = await verifyClusterMigration(options(source.namespace));
+        if (E.isLeft(verified)) throw new Error(verified.left.message);
+        expect(verified.right.differences).toEqual([]);
+      });
+
+      it('a second apply writes nothing: every resourceVersion stays', async () => {
+        const before = await snapshot(source.namespace);
+        const writes: string[] = [];
+        const result = await applyClusterMigration(
+          options(source.namespace, {
+            afterWrite: (w) => writes.push(`${w.verb} ${w.object.kind}/${w.object.name}`),
+          }),
+        );
+        if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+        expect(writes).toEqual([]);
+        expect(result.right.created).toEqual([]);
+        expect(result.right.alreadyPresent).toHaveLength(result.right.plan.objects.length);
+        expect(await snapshot(source.namespace)).toEqual(before);
+      });
+
+      it('verify names an edited spec; prune refuses while verify fails, then prunes v1alpha1 only', async () => {
+        const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+        const key = {
+          apiVersion: V1ALPHA2,
+          kind: 'MachineDeployment',
+          metadata: { name: `${source.name}-workers`, namespace: source.namespace },
+        };
+        await client.patch(
+          { ...key, spec: { replicas: 7 } } as KubernetesObject,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          'application/merge-patch+json',
+        );
+        const verified = await verifyClusterMigration(options(source.namespace));
+        if (E.isLeft(verified)) throw new Error(verified.left.message);
+        expect(verified.right.differences).toEqual([
+          expect.objectContaining({
+            object: `MachineDeployment ${source.namespace}/${source.name}-workers`,
+            message: expect.stringContaining('spec.replicas differs'),
+          }),
+        ]);
+        const before = await snapshot(source.namespace);
+        const refused = await pruneClusterMigration(options(source.namespace));
+        expect(E.isLeft(refused) && refused.left.code).toBe('verification');
+        expect(await snapshot(source.namespace)).toEqual(before);
+
+        await client.patch(
+          { ...key, spec: { replicas: source.workers.length } } as KubernetesObject,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          'application/merge-patch+json',
+        );
+        const restored = await snapshot(source.namespace);
+        const pruned = await pruneClusterMigration(options(source.namespace));
+        if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
+        expect(pruned.right.deleted).toHaveLength(source.objects);
+        // Machines and the Cluster had finalizers: cleared before deletion, so they are gone at once.
+        expect(pruned.right.finalizersCleared.length).toBeGreaterThanOrEqual(source.workers.length + 2);
+        const after = await snapshot(source.namespace);
+        expect([...after.keys()].filter((k) => k.startsWith(V1ALPHA1))).toEqual([]);
+        const kept = [...restored.entries()].filter(([k]) => !k.startsWith(V1ALPHA1));
+        for (const [k, object] of kept)
+          expect(after.get(k)?.metadata.resourceVersion, k).toBe(object.metadata.resourceVersion);
+      });
+    },
+  );
+
+  it('resumes after a crash at every write: no duplicates, the same end state', async () => {
+    const reference = await newNamespaceWith('aws', 'crash', 1);
+    const clean = await applyClusterMigration(options(reference.namespace));
+    if (E.isLeft(clean)) throw new Error(JSON.stringify(clean.left));
+    const expected = endState(await snapshot(reference.namespace), reference.namespace);
+    let writes = 0;
+    await applyClusterMigration(options(reference.namespace, { afterWrite: () => writes++ }));
+    expect(writes).toBe(0);
+    const total =
+      clean.right.created.length + clean.right.restoredStatus.length + clean.right.reownedSecrets.length;
+    expect(total).toBeGreaterThan(10);
+
+    for (let n = 1; n < total; n++) {
+      const source = await newNamespaceWith('aws', 'crash', 1);
+      const crashed = await applyClusterMigration(
+        options(source.namespace, {
+          afterWrite: (w) => {
+            if (w.count === n) throw new Error('injected crash');
+          },
+        }),
+      );
+      expect(E.isLeft(crashed) && crashed.left.code, `crash after write ${n}`).toBe('interrupted');
+      const resumed = await applyClusterMigration(options(source.namespace));
+      if (E.isLeft(resumed)) throw new Error(`after write ${n}: ${JSON.stringify(resumed.left)}`);
+      expect(resumed.right.created.length + resumed.right.alreadyPresent.length).toBe(
+        resumed.right.plan.objects.length,
+      );
+      expect(endState(await snapshot(source.namespace), source.namespace), `crash after write ${n}`).toEqual(
+        expected,
+      );
+      const verified = await verifyClusterMigration(options(source.namespace));
+      expect(E.isRight(verified) && verified.right.differences, `after write ${n}`).toEqual([]);
+    }
+    // One fresh cluster and two applies per write: minutes on a loaded 2-core machine.
+  }, 900_000);
+
+  it('refuses to overwrite a v1alpha2 object of the same name that it did not create', async () => {
+    const source = await newNamespaceWith('aws', 'taken', 1);
+    const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    await client.create({
+      apiVersion: V1ALPHA2,
+      kind: 'Machine',
+      metadata: { name: source.workers[0], namespace: source.namespace },
+      spec: {
+        bootstrap: { data: 'c29tZQ==' },
+        infrastructureRef: {
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+          kind: 'AWSMachine',
+          name: 'someone-elses',
+        },
+      },
+    } as KubernetesObject);
+    const before = await snapshot(source.namespace);
+    const result = await applyClusterMigration(options(source.namespace));
+    expect(E.isLeft(result) && result.left.code).toBe('preflight');
+    if (E.isLeft(result) && result.left.code === 'preflight') {
+      expect(result.left.problems).toEqual([
+        expect.objectContaining({
+          object: `Machine ${source.namespace}/${source.workers[0]}`,
+          message: expect.stringContaining('refusing to overwrite'),
+        }),
+      ]);
+    }
+    expect(await snapshot(source.namespace)).toEqual(before);
+  });
+
+  it.skipIf(noControlPlane('client-certificates'))(
+    'a user who may not create Machines gets a 403 naming the verb and resource before anything is written',
+    async () => {
+      const source = await newNamespaceWith('aws', 'rbac', 1);
+      const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+      await rbac.createClusterRole({
+        body: {
+          metadata: { name: `migrate-reader-${source.namespace}` },
+          rules: [
+            {
+              apiGroups: [
+                'cluster.k8s.io',
+                'cluster.x-k8s.io',
+                'infrastructure.cluster.x-k8s.io',
+                'bootstrap.cluster.x-k8s.io',
+              ],
+              resources: ['*'],
+              verbs: ['get', 'list'],
+            },
+            {
+              apiGroups: ['infrastructure.cluster.x-k8s.io', 'bootstrap.cluster.x-k8s.io'],
+              resources: ['*'],
+              verbs: ['create', 'patch'],
+            },
+            {
+              apiGroups: ['cluster.x-k8s.io'],
+              resources: ['clusters', 'machinesets', 'machinedeployments', '*/status'],
+              verbs: ['create', 'patch'],
+            },
+            { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'patch'] },
+          ],
+        },
+      });
+      await rbac.createClusterRoleBinding({
+        body: {
+          metadata: { name: `migrate-reader-${source.namespace}` },
+          roleRef: {
+            apiGroup: 'rbac.authorization.k8s.io',
+            kind: 'ClusterRole',
+            name: `migrate-reader-${source.namespace}`,
+          },
+          subjects: [
+            { kind: 'User', name: `migrator-${source.namespace}`, apiGroup: 'rbac.authorization.k8s.io' },
+          ],
+        },
+      });
+      const kubeConfig = await env.kubeConfigFor(`migrator-${source.namespace}`);
+      const before = await snapshot(source.namespace);
+      // RBAC takes effect when the authorizer's cache catches up: poll for the answer.
+      let result: Awaited<ReturnType<typeof applyClusterMigration>> | undefined;
+      for (let attempt = 0; attempt < 50; attempt++) {
+        result = await applyClusterMigration({ ...options(source.namespace), kubeConfig });
+        const problems = E.isLeft(result) && result.left.code === 'preflight' ? result.left.problems : [];
+        if (problems.length > 0 && problems.every((p) => p.status === 403)) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(E.isLeft(result!) && result!.left.code).toBe('preflight');
+      if (E.isLeft(result!) && result!.left.code === 'preflight') {
+        expect(result!.left.problems.length).toBeGreaterThan(0);
+        for (const problem of result!.left.problems) {
+          expect(problem.status).toBe(403);
+          expect(problem.message).toContain('create machines.cluster.x-k8s.io');
+        }
+      }
+      expect(await snapshot(source.namespace)).toEqual(before);
+    },
+  );
+});
