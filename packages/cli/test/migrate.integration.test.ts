@@ -33,7 +33,11 @@ describe('capi-kit migrate: usage and kubeconfig errors come before any request'
     ['a missing file', () => join(scratch, 'missing'), 'none of the KUBECONFIG entries is a readable file'],
     ['a directory', () => scratch, 'none of the KUBECONFIG entries is a readable file'],
     ['an empty file', () => file('empty', ''), 'is empty'],
-    ['without a current context', () => file('no-context', 'apiVersion: v1\nkind: Config\nclusters: []\n'), 'no current cluster'],
+    [
+      'without a current context',
+      () => file('no-context', 'apiVersion: v1\nkind: Config\nclusters: []\n'),
+      'no current cluster',
+    ],
     ['garbage', () => file('garbage', '{{{ not yaml'), 'cannot load kubeconfig'],
   ])('a kubeconfig that is %s: exit 3 with the reason, no stack trace', (_name, path, message) => {
     const result = runCli(['migrate', 'plan'], { env: { KUBECONFIG: path() } });
