@@ -160,3 +160,33 @@ describe('capi-kit convert (in process)', () => {
     expect(stderr).toContain(message);
   });
 });
+
+describe('capi-kit convert: a hostile conversion stash (issue #12)', () => {
+  const hostile = (patch: unknown) => `apiVersion: cluster.x-k8s.io/v1alpha2
+kind: Machine
+metadata:
+  name: web-0
+  namespace: shop
+  annotations:
+    conversion.capi-kit.dev/data: '${JSON.stringify({ restores: 'cluster.k8s.io/v1alpha1', patch })}'
+spec:
+  bootstrap: {configRef: {apiVersion: bootstrap.cluster.x-k8s.io/v1alpha2, kind: KubeadmConfig, name: web-0}}
+  infrastructureRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1alpha2, kind: AWSMachine, name: web-0}
+`;
+  it('refuses a stash that turns the Machine into a ClusterRoleBinding: exit 1, document and path named, no stdout', async () => {
+    const { code, stdout, stderr } = await convert(
+      hostile([
+        { p: ['kind'], v: 'ClusterRoleBinding', b: 'Machine' },
+        { p: ['roleRef'], v: { kind: 'ClusterRole', name: 'cluster-admin' } },
+      ]),
+      '-f',
+      '-',
+      '--to',
+      'cluster.k8s.io/v1alpha1',
+    );
+    expect(code).toBe(ExitCode.input);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('document 1 (Machine shop/web-0, line 1): kind: conversion stash');
+    expect(stderr).toContain('refused');
+  });
+});

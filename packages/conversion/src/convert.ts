@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { clusterTable } from './cluster.js';
 import { versionsUp } from './common-moves.js';
 import type { ConversionError } from './errors.js';
-import type { KindTable } from './kind-table.js';
+import { type KindTable, tableStashRules } from './kind-table.js';
 import { machineTable } from './machine.js';
 import { machineDeploymentTable } from './machinedeployment.js';
 import { machineSetTable } from './machineset.js';
@@ -19,7 +19,22 @@ import {
   providerSpecType,
 } from './plugins.js';
 import type { ObjectReport } from './report.js';
-import { applyStash, diff, putStash, type StashEntry, takeStash, withoutGenerated } from './stash.js';
+import {
+  applyStash,
+  CONVERSION_DATA_ANNOTATION,
+  diff,
+  putStash,
+  type StashEntry,
+  takeStash,
+  withoutGenerated,
+} from './stash.js';
+import {
+  checkAnnotationsSize,
+  checkEntry,
+  checkGenerated,
+  partitionStashEntries,
+  type StashRefusalCode,
+} from './stash-rules.js';
 import {
   type ApiVersion,
   apiGroup,
@@ -114,7 +129,7 @@ export function coreConvert(
   return out;
 }
 
-type Failure = { readonly path?: string; readonly message: string };
+type Failure = { readonly code?: StashRefusalCode; readonly path?: string; readonly message: string };
 
 /** Checks the metadata shapes the conversion writes into, so later steps can rely on them. */
 function checkShape(object: JsonObject): Failure | undefined {
@@ -263,6 +278,14 @@ function runPlugin(
   return E.right({ ...step, objects: output.objects });
 }
 
+function stashRefused(refusal: { code: StashRefusalCode; path: string; message: string }): Failure {
+  return {
+    code: refusal.code,
+    path: refusal.path,
+    message: `conversion stash (${CONVERSION_DATA_ANNOTATION}) refused: ${refusal.message}`,
+  };
+}
+
 function describe(o: JsonObject): string {
   const { name, namespace } = identity(o);
   return `${String(o.kind)} ${namespace === undefined ? '' : `${namespace}/`}${name ?? '(unnamed)'}`;
@@ -283,15 +306,27 @@ export function convertKind(
   const shape = checkShape(input);
   if (shape !== undefined) return E.left(shape);
   const taken = takeStash(input);
-  if (E.isLeft(taken)) return E.left({ path: 'metadata.annotations', message: taken.left });
+  if (E.isLeft(taken)) return taken;
   const { stash, rest } = taken.right;
   const from = sourceVersion(direction);
   const to = targetVersion(direction);
-  if (stash !== undefined && stash.restores !== to) {
-    return E.left({
-      path: 'metadata.annotations',
-      message: `the conversion-data annotation restores ${stash.restores}, but this object converts to ${to}`,
-    });
+  const rules = tableStashRules(table);
+  const { namespace } = identity(rest);
+  if (stash !== undefined) {
+    if (stash.restores !== to) {
+      return E.left({
+        code: 'stash-malformed',
+        path: 'metadata.annotations',
+        message: `the conversion-data annotation restores ${stash.restores}, but this object converts to ${to}`,
+      });
+    }
+    // The stash is data from whoever could annotate the object: checked whole before any of it applies.
+    for (const entry of stash.entries) {
+      const refusal = checkEntry(entry, rules, namespace);
+      if (refusal !== undefined) return E.left(stashRefused(refusal));
+    }
+    const refusal = checkGenerated(stash.generated ?? [], rules);
+    if (refusal !== undefined) return E.left(stashRefused(refusal));
   }
   const moves: AppliedMove[] = [];
   const out = coreConvert(rest, table, direction, moves);
@@ -322,14 +357,23 @@ export function convertKind(
   // What the way back would lose: stash it, minus what a plug-in will make again.
   // (read once by diff, then dropped: it may share structure with `out`)
   const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', [], true);
-  let entries = diff(rest, back);
-  if (stash !== undefined) entries = withoutGenerated(entries, rest, stash.generated);
+  let all = diff(rest, back);
+  if (stash !== undefined) all = withoutGenerated(all, rest, stash.generated);
+  // What no stash may restore (owner references, bootstrap data, …) is not written into one:
+  // it is reported as lost instead, since a stash carrying it would be refused on the way back.
+  const { kept: entries, refused } = partitionStashEntries(all, rules, namespace);
+  for (const refusal of refused) {
+    warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
+  }
   if (entries.length > 0 || generatedPaths.length > 0) {
     putStash(out, {
       restores: from,
       entries,
       ...(generatedPaths.length > 0 ? { generated: generatedPaths } : {}),
     });
+    const size = checkAnnotationsSize(getPath(out, ['metadata', 'annotations']));
+    if (E.isLeft(size))
+      return E.left({ ...size.left, message: `with the conversion stash, ${size.left.message}` });
   }
   const report: ObjectReport = {
     kind,
@@ -430,6 +474,7 @@ export function convertObject(
       if (E.isLeft(result)) {
         const itemId = identity(item);
         return E.left({
+          ...(result.left.code === undefined ? {} : { code: result.left.code }),
           kind: listOf,
           ...itemId,
           path: result.left.path === undefined ? at : `${at}.${result.left.path}`,

@@ -1,8 +1,12 @@
+import type { StashRefusalCode } from './stash-rules.js';
+
 /**
  * Why a document could not be converted. Everything a person needs to find it: which
  * document of the manifest, which object, which field.
  */
 export interface ConversionError {
+  /** Set for refusals of a conversion stash (see stash-rules.ts), so callers can tell them apart. */
+  readonly code?: StashRefusalCode;
   /** 0-based position of the document in the manifest (absent for a lone object). */
   readonly index?: number;
   /** 1-based line where the document starts, when it came from a manifest. */

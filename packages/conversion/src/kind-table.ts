@@ -1,4 +1,5 @@
 import type { FieldMove } from './moves.js';
+import { type StashRules, stashRules } from './stash-rules.js';
 import type { ConvertibleKind } from './versions.js';
 
 /** Which provider plug-in hook makes a kind's references, and where they go. */
@@ -18,4 +19,34 @@ export interface KindTable {
     /** Whether v1alpha2 requires the references (Machines) or merely allows them (Cluster). */
     readonly required: boolean;
   };
+}
+
+const rulesCache = new WeakMap<KindTable, StashRules>();
+
+function joined(at: string, path: string | undefined): string | undefined {
+  return path === undefined ? undefined : at === '' ? path : `${at}.${path}`;
+}
+
+/**
+ * What a stash may touch on this kind's hop: the paths its move rows read or write (in both
+ * versions), and the references its provider plug-in fills in. See stash-rules.ts.
+ */
+export function tableStashRules(table: KindTable): StashRules {
+  let rules = rulesCache.get(table);
+  if (rules === undefined) {
+    const paths = table.groups.flatMap((g) =>
+      g.moves.flatMap((m) => [joined(g.at, m.v1alpha1), joined(g.at, m.v1alpha2)]),
+    );
+    const spec = joined(table.infrastructure.at, 'spec')!;
+    const generated = [
+      `${spec}.infrastructureRef`,
+      ...(table.infrastructure.required ? [`${spec}.bootstrap`] : []),
+    ];
+    rules = stashRules(
+      paths.filter((p): p is string => p !== undefined),
+      generated,
+    );
+    rulesCache.set(table, rules);
+  }
+  return rules;
 }

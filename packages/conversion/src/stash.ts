@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import {
   deepEqual,
   deletePath,
+  formatPath,
   getPath,
   isObject,
   isPrefix,
@@ -9,6 +10,12 @@ import {
   type JsonObject,
   setPath,
 } from './path.js';
+import {
+  jsonDepthExceeds,
+  MAX_ANNOTATIONS_BYTES,
+  MAX_STASH_DEPTH,
+  type StashRefusal,
+} from './stash-rules.js';
 
 /**
  * The annotation that makes conversion lossless. Whatever the target version cannot express
@@ -132,6 +139,8 @@ function isPath(value: unknown): value is string[] {
 
 function decodeStash(text: string): E.Either<string, Stash> {
   let raw: unknown;
+  // Depth is counted before parsing: the walks over a parsed stash are recursive.
+  if (jsonDepthExceeds(text, MAX_STASH_DEPTH)) return E.left(`nests deeper than ${MAX_STASH_DEPTH} levels`);
   try {
     raw = JSON.parse(text);
   } catch {
@@ -170,16 +179,36 @@ function decodeStash(text: string): E.Either<string, Stash> {
   });
 }
 
+/** Where the stash lives in an object, for refusals. */
+export const STASH_PATH = formatPath(['metadata', 'annotations', CONVERSION_DATA_ANNOTATION]);
+
 /**
  * Splits an object into its stash (if it carries one) and a copy without the annotation.
- * Fails when the annotation is present but unreadable.
+ * Fails when the annotation is present but unreadable, too large or too deep. (What the
+ * stash may touch is checked by stash-rules.ts against the hop's move table.)
  */
-export function takeStash(object: JsonObject): E.Either<string, { stash?: Stash; rest: JsonObject }> {
+export function takeStash(object: JsonObject): E.Either<StashRefusal, { stash?: Stash; rest: JsonObject }> {
   const text = getPath(object, ['metadata', 'annotations', CONVERSION_DATA_ANNOTATION]);
   if (text === undefined) return E.right({ rest: object });
-  if (typeof text !== 'string') return E.left(`annotation ${CONVERSION_DATA_ANNOTATION} is not a string`);
+  const malformed = (why: string): StashRefusal => ({
+    code: 'stash-malformed',
+    path: STASH_PATH,
+    message: why,
+  });
+  if (typeof text !== 'string') return E.left(malformed('is not a string'));
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_ANNOTATIONS_BYTES) {
+    return E.left({
+      code: 'stash-too-large',
+      path: STASH_PATH,
+      message: `is ${bytes} bytes, over the API server's ${MAX_ANNOTATIONS_BYTES}-byte (256 KiB) limit for all annotations`,
+    });
+  }
   const decoded = decodeStash(text);
-  if (E.isLeft(decoded)) return E.left(`annotation ${CONVERSION_DATA_ANNOTATION} ${decoded.left}`);
+  if (E.isLeft(decoded)) {
+    const deep = decoded.left.startsWith('nests deeper');
+    return E.left({ ...malformed(decoded.left), ...(deep ? { code: 'stash-too-deep' as const } : {}) });
+  }
   const stash = decoded.right;
   // Copies only along the path to the annotation; the rest is shared (and never mutated).
   const rest: JsonObject = { ...object };

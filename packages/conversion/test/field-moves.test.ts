@@ -353,23 +353,36 @@ describe('v1alpha1 → v1alpha2 field moves', () => {
   });
 });
 
+// Refs in the object's own namespace, bootstrap through a configRef: what a stash may carry
+// back (bootstrap data and references into other namespaces never are: stash-security.test.ts).
 const v2Base: Record<Row['kind'], JsonObject> = {
-  Cluster: { apiVersion: V1ALPHA2, kind: 'Cluster', metadata: { name: 'c1' }, spec: {} },
+  Cluster: { apiVersion: V1ALPHA2, kind: 'Cluster', metadata: { name: 'c1', namespace: 'ns' }, spec: {} },
   Machine: {
     apiVersion: V1ALPHA2,
     kind: 'Machine',
-    metadata: { name: 'm1' },
-    spec: { bootstrap: { data: '' }, infrastructureRef: ref(INFRA, 'AWSMachine', 'm1') },
+    metadata: { name: 'm1', namespace: 'ns' },
+    spec: {
+      bootstrap: { configRef: ref(BOOT, 'KubeadmConfig', 'm1') },
+      infrastructureRef: ref(INFRA, 'AWSMachine', 'm1'),
+    },
   },
-  MachineSet: { apiVersion: V1ALPHA2, kind: 'MachineSet', metadata: { name: 'ms1' }, spec: { selector: {} } },
+  MachineSet: {
+    apiVersion: V1ALPHA2,
+    kind: 'MachineSet',
+    metadata: { name: 'ms1', namespace: 'ns' },
+    spec: { selector: {} },
+  },
   MachineDeployment: {
     apiVersion: V1ALPHA2,
     kind: 'MachineDeployment',
-    metadata: { name: 'md1' },
+    metadata: { name: 'md1', namespace: 'ns' },
     spec: {
       selector: {},
       template: {
-        spec: { bootstrap: { data: '' }, infrastructureRef: ref(INFRA, 'AWSMachineTemplate', 'md1') },
+        spec: {
+          bootstrap: { configRef: ref(BOOT, 'KubeadmConfigTemplate', 'md1') },
+          infrastructureRef: ref(INFRA, 'AWSMachineTemplate', 'md1'),
+        },
       },
     },
   },

@@ -50,7 +50,7 @@ describe('stash: diff and apply', () => {
       CONVERSION_DATA_ANNOTATION,
     ]);
     const taken = takeStash(object);
-    if (E.isLeft(taken)) throw new Error(taken.left);
+    if (E.isLeft(taken)) throw new Error(taken.left.message);
     expect(taken.right.rest).toEqual({ kind: 'Machine', metadata: { name: 'm' } });
     expect(taken.right.stash?.entries).toEqual([{ path: ['spec', 'taints'], value: [] }]);
   });
@@ -92,8 +92,9 @@ describe('stash annotation on converted objects', () => {
       E.left({
         kind: 'Machine',
         name: 'm',
-        path: 'metadata.annotations',
-        message: `annotation ${CONVERSION_DATA_ANNOTATION} is not JSON`,
+        code: 'stash-malformed',
+        path: `metadata.annotations[${JSON.stringify(CONVERSION_DATA_ANNOTATION)}]`,
+        message: 'is not JSON',
       }),
     );
   });

@@ -1,0 +1,373 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { deepEqual, dotted, formatPath, isObject, isPrefix, type Json, type Path } from './path.js';
+
+/**
+ * What a conversion stash may touch. The stash annotation arrives with the object, so anyone
+ * who can annotate the object writes it: it is data, never instructions. It may only put back
+ * what a conversion hop moved or dropped, so every hop derives its rules from its own field-move
+ * table (`stashRules`), and every stash is checked against them before any entry is applied
+ * (`checkStash`) and before one is written (`partitionStashEntries`).
+ *
+ * The rules are data (the tables below) so that each hop, whatever versions it joins, applies
+ * the same ones.
+ */
+
+/** Why a stash was refused. Every refusal names the stash path (or the entry path) it is about. */
+export type StashRefusalCode =
+  | 'stash-too-large'
+  | 'stash-too-deep'
+  | 'stash-malformed'
+  | 'stash-identity'
+  | 'stash-outside-moves'
+  | 'stash-bootstrap-data'
+  | 'stash-cross-namespace'
+  | 'stash-generated-path'
+  | 'annotations-too-large';
+
+export interface StashRefusal {
+  readonly code: StashRefusalCode;
+  /** JSON path in the object: the annotation itself, or the field an entry would change. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * The API server refuses an object whose annotations (keys and values, in bytes) add up to
+ * more than 256 KiB (apimachinery's TotalAnnotationSizeLimitB); a stash is refused at that size
+ * before it is parsed, and a conversion whose output would pass it fails instead of writing an
+ * object the server will refuse.
+ */
+export const MAX_ANNOTATIONS_BYTES = 256 * 1024;
+
+/**
+ * Nesting bound for a stash (arrays and objects, counted in the JSON text before parsing).
+ * Deep enough for any providerSpec seen in practice, shallow enough that the recursive
+ * walks (diff, deepEqual, clone) never come near the stack limit.
+ */
+export const MAX_STASH_DEPTH = 100;
+
+/**
+ * Paths no stash may change, whatever a move table says: an object's identity and kind, its
+ * owners, and bootstrap data (which a bootstrap provider fills in and a node runs as root).
+ * A pattern segment `*` matches any one key; a pattern matches the path and everything under it.
+ */
+interface ForbiddenRule {
+  readonly pattern: readonly string[];
+  /** Matches anywhere in the path (templates included), not only from the root. */
+  readonly anywhere?: boolean;
+  readonly code: StashRefusalCode;
+  readonly why: string;
+}
+
+const FORBIDDEN: readonly ForbiddenRule[] = [
+  { pattern: ['apiVersion'], code: 'stash-identity', why: 'the stash never changes an object’s apiVersion' },
+  { pattern: ['kind'], code: 'stash-identity', why: 'the stash never changes an object’s kind' },
+  { pattern: ['metadata', 'name'], code: 'stash-identity', why: 'the stash never renames an object' },
+  {
+    pattern: ['metadata', 'generateName'],
+    code: 'stash-identity',
+    why: 'the stash never renames an object',
+  },
+  {
+    pattern: ['metadata', 'namespace'],
+    code: 'stash-identity',
+    why: 'the stash never moves an object to another namespace',
+  },
+  { pattern: ['metadata', 'uid'], code: 'stash-identity', why: 'the stash never changes an object’s uid' },
+  {
+    pattern: ['ownerReferences'],
+    anywhere: true,
+    code: 'stash-identity',
+    why: 'the stash never changes owner references',
+  },
+  {
+    pattern: ['bootstrap', 'data'],
+    anywhere: true,
+    code: 'stash-bootstrap-data',
+    why: 'the stash never sets bootstrap data (the bootstrap provider writes it)',
+  },
+];
+
+/** Top-level keys a stash entry may be under at all. */
+const STASH_ROOTS: ReadonlySet<string> = new Set(['metadata', 'spec', 'status']);
+
+/** The rules one hop (one kind, one pair of versions) applies to stashes. */
+export interface StashRules {
+  /** Paths (and everything under them) the hop's move table moves, changes or drops. */
+  readonly allowed: readonly (readonly string[])[];
+  /** Paths a provider plug-in fills in on this hop (a stash's `generated` list may name only these). */
+  readonly generated: readonly (readonly string[])[];
+}
+
+/**
+ * Rules from a hop's move table: `paths` are every dotted path its rows read or write, in
+ * either version, already joined to the path the row group applies at.
+ */
+export function stashRules(paths: Iterable<string>, generated: Iterable<string> = []): StashRules {
+  const unique = (ps: Iterable<string>) => [...new Set(ps)].filter((p) => p !== '').map((p) => dotted(p));
+  return { allowed: unique(paths), generated: unique(generated) };
+}
+
+/** One stash entry as read from the annotation (see stash.ts). */
+export interface CheckedEntry {
+  readonly path: readonly string[];
+  readonly value?: Json;
+  readonly base?: Json;
+}
+
+function matches(rule: ForbiddenRule, path: Path): boolean {
+  const n = rule.pattern.length;
+  const starts = rule.anywhere ? path.length - n + 1 : Math.min(1, path.length - n + 1);
+  for (let s = 0; s < starts; s++) {
+    if (rule.pattern.every((seg, i) => seg === '*' || seg === path[s + i])) return true;
+  }
+  return false;
+}
+
+/**
+ * The leaf paths an entry changes: where it writes `value`, and where it removes `base`
+ * (an entry applies only while the field still holds `base`). Arrays and scalars are leaves.
+ * Returns the leaves in `out`; stops early (returning false) when `visit` says so.
+ */
+function eachLeaf(
+  value: Json | undefined,
+  at: string[],
+  visit: (path: string[], leaf: Json) => boolean,
+): boolean {
+  if (value === undefined) return true;
+  if (!isObject(value) || Object.keys(value).length === 0) return visit(at, value);
+  for (const key of Object.keys(value)) {
+    at.push(key);
+    const go = eachLeaf(value[key], at, visit);
+    at.pop();
+    if (!go) return false;
+  }
+  return true;
+}
+
+function refuse(code: StashRefusalCode, path: Path, message: string): StashRefusal {
+  return { code, path: formatPath(path), message };
+}
+
+/** Checks one path a stash would change against the fixed rules and the hop's move table. */
+function checkLeaf(path: readonly string[], rules: StashRules): StashRefusal | undefined {
+  if (path.length === 0)
+    return refuse('stash-identity', path, 'a stash entry may not replace the whole object');
+  for (const rule of FORBIDDEN) if (matches(rule, path)) return refuse(rule.code, path, rule.why);
+  if (!STASH_ROOTS.has(path[0]!)) {
+    return refuse(
+      'stash-outside-moves',
+      path,
+      'a stash may only change fields under metadata, spec or status',
+    );
+  }
+  if (!rules.allowed.some((allowed) => isPrefix(allowed, path))) {
+    return refuse(
+      'stash-outside-moves',
+      path,
+      'this conversion neither moves nor drops the field, so a stash has nothing to restore there',
+    );
+  }
+  return undefined;
+}
+
+/** The API groups whose owner references a conversion renames (see metadata.ts, OWNER_KINDS). */
+const CLUSTER_API_GROUPS: ReadonlySet<string> = new Set(['cluster.k8s.io', 'cluster.x-k8s.io']);
+
+function isClusterApiVersion(value: Json | undefined): boolean {
+  return typeof value === 'string' && CLUSTER_API_GROUPS.has(value.slice(0, value.indexOf('/')));
+}
+
+/**
+ * The one change to owner references a stash may undo: the conversion points owner references
+ * to Cluster API kinds at the other group version, so the way back may point them at the
+ * version they had. Same owners, same order, same kind, name and uid: only a Cluster API
+ * apiVersion differs.
+ */
+function onlyRenamesOwnerApiVersions(entry: CheckedEntry): boolean {
+  const { path, value, base } = entry;
+  if (path[path.length - 1] !== 'ownerReferences' || path[path.length - 2] !== 'metadata') return false;
+  if (!Array.isArray(value) || !Array.isArray(base) || value.length !== base.length) return false;
+  return value.every((v, i) => {
+    const b = base[i];
+    if (deepEqual(v, b)) return true;
+    if (!isObject(v) || !isObject(b)) return false;
+    const { apiVersion: va, ...vRest } = v;
+    const { apiVersion: ba, ...bRest } = b;
+    return isClusterApiVersion(va) && isClusterApiVersion(ba) && deepEqual(vRest, bRest);
+  });
+}
+
+/**
+ * `….infrastructureRef.namespace`, `….configRef.namespace`: the namespace of an object
+ * reference, which Cluster API controllers follow in the management cluster. (Other
+ * namespaces, such as a kubelet `configSource.configMap.namespace`, name objects elsewhere.)
+ */
+function isReferenceNamespace(path: readonly string[]): boolean {
+  return path[path.length - 1] === 'namespace' && (path[path.length - 2]?.endsWith('Ref') ?? false);
+}
+
+/**
+ * Checks one entry: every leaf it would write or remove. A reference namespace it writes must
+ * be the object's own (a reference never points into another namespace; an object without a
+ * namespace gets no namespaced reference from a stash, since where it lands is unknown).
+ */
+export function checkEntry(
+  entry: CheckedEntry,
+  rules: StashRules,
+  objectNamespace: string | undefined,
+): StashRefusal | undefined {
+  let refusal: StashRefusal | undefined;
+  const visit =
+    (writes: boolean) =>
+    (path: string[], leaf: Json): boolean => {
+      refusal = checkLeaf(path, rules);
+      if (refusal === undefined && writes && isReferenceNamespace(path) && leaf !== objectNamespace) {
+        refusal = refuse(
+          'stash-cross-namespace',
+          path,
+          `the stash would set namespace ${JSON.stringify(leaf)} on an object ${objectNamespace === undefined ? 'without a namespace' : `in namespace ${JSON.stringify(objectNamespace)}`}; a stash never points a reference into another namespace`,
+        );
+      }
+      return refusal === undefined;
+    };
+  if (onlyRenamesOwnerApiVersions(entry)) return undefined;
+  const at = [...entry.path];
+  if (entry.value === undefined && entry.base === undefined) {
+    return checkLeaf(entry.path, rules);
+  }
+  if (!eachLeaf(entry.value, at, visit(true))) return refusal;
+  if (!eachLeaf(entry.base, [...entry.path], visit(false))) return refusal;
+  return undefined;
+}
+
+/** Checks a stash's `generated` list: only the paths the hop's plug-in fills in, each once. */
+export function checkGenerated(
+  generated: readonly { readonly path: readonly string[] }[],
+  rules: StashRules,
+): StashRefusal | undefined {
+  const seen = new Set<string>();
+  for (const g of generated) {
+    const key = JSON.stringify(g.path);
+    const known = rules.generated.some((p) => p.length === g.path.length && isPrefix(p, g.path));
+    if (!known || seen.has(key)) {
+      return refuse(
+        'stash-generated-path',
+        g.path,
+        known
+          ? 'is listed twice as generated'
+          : 'is not a field a conversion plug-in fills in, so a stash may not list it as generated',
+      );
+    }
+    seen.add(key);
+  }
+  return undefined;
+}
+
+/**
+ * The nesting depth of a JSON text, counted without parsing (strings skipped), stopping as
+ * soon as it passes `limit`. Linear, no recursion: safe on hostile input.
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** The size the API server counts for an object's annotations: keys and values in UTF-8 bytes. */
+export function annotationsBytes(annotations: unknown): number {
+  if (!isObject(annotations)) return 0;
+  let total = 0;
+  for (const [key, value] of Object.entries(annotations)) {
+    total += Buffer.byteLength(key, 'utf8');
+    if (typeof value === 'string') total += Buffer.byteLength(value, 'utf8');
+  }
+  return total;
+}
+
+/** Refuses annotations the API server would refuse (see MAX_ANNOTATIONS_BYTES). */
+export function checkAnnotationsSize(annotations: unknown): E.Either<StashRefusal, void> {
+  const bytes = annotationsBytes(annotations);
+  if (bytes <= MAX_ANNOTATIONS_BYTES) return E.right(undefined);
+  return E.left({
+    code: 'annotations-too-large',
+    path: 'metadata.annotations',
+    message: `annotations total ${bytes} bytes, over the API server's limit of ${MAX_ANNOTATIONS_BYTES} bytes (256 KiB)`,
+  });
+}
+
+/**
+ * Splits entries a conversion is about to stash into those the rules let a stash restore and
+ * the parts they never will (owner references, bootstrap data, references into another
+ * namespace). Forbidden leaves are cut out of an entry's value and the rest is kept, so
+ * `spec.bootstrap` keeps its `configRef` without its `data`. What is cut cannot be kept: the
+ * caller reports it, so nothing is lost silently.
+ */
+export function partitionStashEntries<T extends CheckedEntry>(
+  entries: readonly T[],
+  rules: StashRules,
+  objectNamespace: string | undefined,
+): { readonly kept: T[]; readonly refused: StashRefusal[] } {
+  const kept: T[] = [];
+  const refused: StashRefusal[] = [];
+  for (const entry of entries) {
+    const refusal = checkEntry(entry, rules, objectNamespace);
+    if (refusal === undefined) {
+      kept.push(entry);
+      continue;
+    }
+    const pruned = pruneValue(entry, rules, objectNamespace);
+    if (pruned !== undefined && checkEntry(pruned.entry, rules, objectNamespace) === undefined) {
+      kept.push(pruned.entry);
+      refused.push(...pruned.cut);
+    } else {
+      refused.push(refusal);
+    }
+  }
+  return { kept, refused };
+}
+
+/** The entry with every refused leaf of its value removed, and those leaves' refusals. */
+function pruneValue<T extends CheckedEntry>(
+  entry: T,
+  rules: StashRules,
+  objectNamespace: string | undefined,
+): { entry: T; cut: StashRefusal[] } | undefined {
+  if (!isObject(entry.value)) return undefined;
+  const cut: StashRefusal[] = [];
+  const prune = (value: Json, at: string[]): Json | undefined => {
+    if (!isObject(value) || Object.keys(value).length === 0) {
+      const refusal = checkEntry({ path: at, value }, rules, objectNamespace);
+      if (refusal === undefined) return value;
+      cut.push(refusal);
+      return undefined;
+    }
+    const out: { [key: string]: Json } = {};
+    for (const key of Object.keys(value)) {
+      const kept = prune(value[key]!, [...at, key]);
+      if (kept !== undefined)
+        Object.defineProperty(out, key, {
+          value: kept,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    }
+    return out;
+  };
+  const value = prune(entry.value, [...entry.path]);
+  if (cut.length === 0 || value === undefined) return undefined;
+  return { entry: { ...entry, value }, cut };
+}
