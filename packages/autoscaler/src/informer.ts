@@ -8,7 +8,8 @@ import type { CapiClient, KnownApiVersion } from '@capi-kit/client';
 import { type KubeConfig, makeInformer } from '@kubernetes/client-node';
 import { NodeGroupError } from './errors.js';
 import { fromClientError } from './management-api.js';
-import type { KubeObject } from './objects.js';
+import { type KubeObject, keyOf } from './objects.js';
+import { signatureOf } from './signatures.js';
 
 export interface ResourceCache<T extends KubeObject> {
   /** Every object in the cache. */
@@ -40,7 +41,10 @@ export async function startCapiCache(
     lastError = undefined;
     onChange();
   };
-  for (const event of ['add', 'update', 'delete', 'invalid'] as const) informer.on(event, changed);
+  for (const event of ['add', 'delete', 'invalid'] as const) informer.on(event, changed);
+  informer.on('update', (object, old) => {
+    if (signatureOf(kind, object as KubeObject) !== signatureOf(kind, old as KubeObject)) changed();
+  });
   informer.on('error', (error) => {
     lastError = fromClientError(error);
   });
@@ -82,11 +86,11 @@ const firstRetryMs = 500;
 const maxRetryMs = 30_000;
 
 /**
- * Starts a cache and resolves once its first list has been read; rejects when that first
- * list fails (wrong credentials, resource not served), so a caller never runs on an
- * empty cache it believes synced.
+ * Starts the Node cache of one workload cluster and resolves once its first list has been
+ * read; rejects when that first list fails (wrong credentials, unreachable), so a caller
+ * never runs on an empty cache it believes synced.
  */
-export async function startCache<T extends KubeObject>(options: CacheOptions): Promise<ResourceCache<T>> {
+export async function startNodeCache<T extends KubeObject>(options: CacheOptions): Promise<ResourceCache<T>> {
   // biome-ignore lint/suspicious/noExplicitAny: client-node's informer wants its own object type
   const informer = makeInformer<any>(options.kubeConfig, options.path, options.list as any);
   let stopped = false;
@@ -98,9 +102,26 @@ export async function startCache<T extends KubeObject>(options: CacheOptions): P
     retryMs = firstRetryMs;
     options.onChange();
   };
-  informer.on('add', changed);
-  informer.on('update', changed);
-  informer.on('delete', changed);
+  // client-node hands an update only the new object: remember each one's signature.
+  const signatures = new Map<string, string>();
+  const remember = (o: KubeObject) => {
+    const key = keyOf(o);
+    const signature = signatureOf('Node', o);
+    const old = signatures.get(key);
+    signatures.set(key, signature);
+    return old !== signature;
+  };
+  informer.on('add', (o: KubeObject) => {
+    remember(o);
+    changed();
+  });
+  informer.on('update', (o: KubeObject) => {
+    if (remember(o)) changed();
+  });
+  informer.on('delete', (o: KubeObject) => {
+    signatures.delete(keyOf(o));
+    changed();
+  });
   let started = false;
   informer.on('error', (error: unknown) => {
     lastError = error;

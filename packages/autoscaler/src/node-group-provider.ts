@@ -14,8 +14,9 @@ import { type ResourceCache, startCapiCache } from './informer.js';
 import { deleteMachineAnnotationsByVersion, legacyCapiGroup } from './keys.js';
 import { type CapiApi, ManagementApi, resolveCapiApi } from './management-api.js';
 import { NodeGroup, type NodeGroupContext, type NodeLike, type NodeResolution } from './node-group.js';
-import { type KubeObject, nameOf, namespaceOf, stringField } from './objects.js';
-import { groupIdOf, type Problem, Snapshot } from './snapshot.js';
+import type { KubeObject } from './objects.js';
+import { resolveNode } from './resolve-node.js';
+import { type Problem, Snapshot } from './snapshot.js';
 import { type WorkloadOption, Workloads } from './workloads.js';
 
 export interface LeaseGuardOptions {
@@ -181,57 +182,7 @@ class Provider implements NodeGroupProvider {
 
   explainNode(input: NodeLike): NodeResolution {
     const snapshot = this.#current();
-    const nodeObject = typeof input === 'string' ? snapshot.nodeNamed(input) : input;
-    const node = typeof input === 'string' ? input : nameOf(input);
-    const providerID = stringField(nodeObject, 'spec', 'providerID') ?? '';
-    const base = {
-      node,
-      nodeObject,
-      providerID,
-      machine: null,
-      machineObject: undefined,
-      matchedBy: null,
-      owner: null,
-      group: null,
-      problems: [],
-      ambiguous: [],
-    };
-    if (nodeObject === undefined) return { ...base, reason: `no Node named ${node} in the workload cluster` };
-    const found = snapshot.machineOfNode(nodeObject);
-    if (found.machine === undefined) {
-      const ambiguous = (found.ambiguous ?? []).map((m) => `${namespaceOf(m)}/${nameOf(m)}`);
-      return {
-        ...base,
-        ambiguous,
-        reason:
-          ambiguous.length > 0
-            ? `providerID ${providerID} denotes ${ambiguous.length} machines`
-            : 'no Machine has this providerID (or one of the same instance), and no Machine annotation names one',
-      };
-    }
-    const machine = found.machine;
-    const owner = snapshot.ownerOf(machine);
-    const withMachine = {
-      ...base,
-      machine: { namespace: namespaceOf(machine), name: nameOf(machine) },
-      machineObject: machine,
-      matchedBy: found.matchedBy,
-      problems: owner.problems,
-    };
-    if (owner.kind === undefined) return { ...withMachine, reason: 'the Machine belongs to no MachineSet' };
-    const id = groupIdOf(owner.kind, owner.namespace!, owner.name!);
-    const ownerRef = { kind: owner.kind, namespace: owner.namespace!, name: owner.name! };
-    const group = this.#groups.get(id) ?? null;
-    return {
-      ...withMachine,
-      owner: ownerRef,
-      group,
-      reason:
-        group !== null
-          ? null
-          : `${owner.kind} ${owner.namespace}/${owner.name} is not a node group (no room to scale between ` +
-            'its min and max annotations, 0 replicas, excluded by auto-discovery, or invalid bounds)',
-    };
+    return resolveNode(snapshot, this.#groups, input);
   }
 
   problems(): Problem[] {

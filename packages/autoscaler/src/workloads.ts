@@ -7,7 +7,7 @@
 import { type LeaseLocation, NodeLeaseObserver } from '@capi-kit/lease';
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { clusterNameOf } from './cluster-name.js';
-import { type ResourceCache, startCache } from './informer.js';
+import { type ResourceCache, startNodeCache } from './informer.js';
 import { apiCall } from './management-api.js';
 import { type KubeObject, namespaceOf } from './objects.js';
 import type { Problem } from './snapshot.js';
@@ -30,7 +30,7 @@ async function startCluster(
   onChange: () => void,
 ): Promise<WorkloadCluster> {
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  const nodes = await startCache<V1Node & KubeObject>({
+  const nodes = await startNodeCache<V1Node & KubeObject>({
     kubeConfig,
     path: '/api/v1/nodes',
     list: () => apiCall(`list Nodes${key === '' ? '' : ` of cluster ${key}`}`, () => core.listNode()),

@@ -165,3 +165,33 @@ describe("Go's %q of an int (upstream's message)", () => {
     [200, "'È'"],
   ])('%i → %s', (n, quoted) => expect(goQuoteInt(n)).toBe(quoted));
 });
+
+describe('signatures (what invalidates the view)', () => {
+  it('ignore heartbeats and status churn, and see every field the view reads', async () => {
+    const { signatureOf } = await import('../src/signatures.js');
+    const node = {
+      metadata: { name: 'n', resourceVersion: '1' },
+      spec: { providerID: 'aws:////i-00000001' },
+    };
+    const beat = {
+      ...node,
+      metadata: { ...node.metadata, resourceVersion: '2' },
+      status: { conditions: [] },
+    };
+    expect(signatureOf('Node', beat)).toBe(signatureOf('Node', node));
+    expect(signatureOf('Node', { ...node, spec: { providerID: 'aws:////i-00000002' } })).not.toBe(
+      signatureOf('Node', node),
+    );
+    const machine = { metadata: { name: 'm' }, spec: { providerID: 'x' }, status: { phase: 'Running' } };
+    expect(signatureOf('Machine', { ...machine, status: { phase: 'Deleting' } })).toBe(
+      signatureOf('Machine', machine),
+    );
+    expect(signatureOf('Machine', { ...machine, status: { errorMessage: 'boom' } })).not.toBe(
+      signatureOf('Machine', machine),
+    );
+    const md = { metadata: { name: 'd', annotations: {} }, spec: { replicas: 1 } };
+    expect(signatureOf('MachineDeployment', { ...md, spec: { replicas: 0 } })).not.toBe(
+      signatureOf('MachineDeployment', md),
+    );
+  });
+});

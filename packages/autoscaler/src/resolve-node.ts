@@ -1,0 +1,66 @@
+/**
+ * Where a Node leads: its Machine (by providerID identity, the failed-machine placeholder,
+ * or the Node annotation), the MachineSet or MachineDeployment it scales with, and the
+ * node group, with the reason when there is none. Pure: reads one Snapshot.
+ */
+import type { NodeGroup, NodeLike, NodeResolution } from './node-group.js';
+import { nameOf, namespaceOf, stringField } from './objects.js';
+import { groupIdOf, type Snapshot } from './snapshot.js';
+
+export function resolveNode(
+  snapshot: Snapshot,
+  groups: ReadonlyMap<string, NodeGroup>,
+  input: NodeLike,
+): NodeResolution {
+  const nodeObject = typeof input === 'string' ? snapshot.nodeNamed(input) : input;
+  const node = typeof input === 'string' ? input : nameOf(input);
+  const providerID = stringField(nodeObject, 'spec', 'providerID') ?? '';
+  const base = {
+    node,
+    nodeObject,
+    providerID,
+    machine: null,
+    machineObject: undefined,
+    matchedBy: null,
+    owner: null,
+    group: null,
+    problems: [],
+    ambiguous: [],
+  };
+  if (nodeObject === undefined) return { ...base, reason: `no Node named ${node} in the workload cluster` };
+  const found = snapshot.machineOfNode(nodeObject);
+  if (found.machine === undefined) {
+    const ambiguous = (found.ambiguous ?? []).map((m) => `${namespaceOf(m)}/${nameOf(m)}`);
+    return {
+      ...base,
+      ambiguous,
+      reason:
+        ambiguous.length > 0
+          ? `providerID ${providerID} denotes ${ambiguous.length} machines`
+          : 'no Machine has this providerID (or one of the same instance), and no Machine annotation names one',
+    };
+  }
+  const machine = found.machine;
+  const owner = snapshot.ownerOf(machine);
+  const withMachine = {
+    ...base,
+    machine: { namespace: namespaceOf(machine), name: nameOf(machine) },
+    machineObject: machine,
+    matchedBy: found.matchedBy,
+    problems: owner.problems,
+  };
+  if (owner.kind === undefined) return { ...withMachine, reason: 'the Machine belongs to no MachineSet' };
+  const id = groupIdOf(owner.kind, owner.namespace!, owner.name!);
+  const ownerRef = { kind: owner.kind, namespace: owner.namespace!, name: owner.name! };
+  const group = groups.get(id) ?? null;
+  return {
+    ...withMachine,
+    owner: ownerRef,
+    group,
+    reason:
+      group !== null
+        ? null
+        : `${owner.kind} ${owner.namespace}/${owner.name} is not a node group (no room to scale between ` +
+          'its min and max annotations, 0 replicas, excluded by auto-discovery, or invalid bounds)',
+  };
+}
