@@ -13,6 +13,7 @@
  * namespaces `v1alpha1` and `v1alpha2`. Manifests: `@capi-kit/core/manifest`.
  */
 export * from './api/meta/index.js';
+export { type CompiledGuard, compiledGuard } from './api/schema/compile.js';
 export { Issue } from './api/schema/issues.js';
 export { strict } from './api/schema/strict.js';
 export * from './decode/index.js';

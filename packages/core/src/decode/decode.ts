@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
+import { compiledGuard } from '../api/schema/compile.js';
 import { strict } from '../api/schema/strict.js';
 import { isPlainObject } from '../api/schema/struct.js';
 import { type CapiObject, defaultRegistry, type KindRegistry } from './registry.js';
@@ -39,11 +40,11 @@ export function decodeWith<A>(
   options: Pick<DecodeOptions, 'strict'> = {},
 ): E.Either<SchemaError[], A> {
   const checked = options.strict ? strict(codec as t.Mixed) : codec;
-  // Fast path: the type guard allocates no error contexts; only a failing value is walked
-  // again by `validate` to collect every error with its path. It is only valid for codecs
-  // that do not transform (all of capi-kit's: their encode is the identity), since a guard
-  // speaks about the decoded type.
-  if (checked.encode === t.identity && checked.is(value)) return E.right(value as A);
+  // Fast path: the type guard, compiled to straight-line code (compile.ts), allocates no error
+  // contexts; only a failing value is walked again by `validate` to collect every error with
+  // its path. It is only valid for codecs that do not transform (all of capi-kit's: their
+  // encode is the identity), since a guard speaks about the decoded type.
+  if (checked.encode === t.identity && compiledGuard(checked)(value)) return E.right(value as A);
   const result = checked.validate(value, [{ key: '', type: codec, actual: value }]);
   return E.isLeft(result) ? E.left(reportErrors(result.left)) : E.right(result.right as A);
 }
@@ -79,7 +80,7 @@ export function decode(value: unknown, options: DecodeOptions = {}): E.Either<De
     return E.left({ reason: 'unknown-kind', apiVersion, kind, message: what });
   }
   const result = decodeWith(codec, value, options);
-  if (E.isRight(result)) return E.right(result.right as CapiObject);
+  if (E.isRight(result)) return result as E.Right<CapiObject>;
   const errors = result.left;
   return E.left({
     reason: 'invalid',

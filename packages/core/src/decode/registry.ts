@@ -11,14 +11,16 @@ export type CapiObject = V1alpha1Object | V1alpha2Object;
 
 /** The codec for each `apiVersion` + `kind`. Other packages may add their kinds. */
 export class KindRegistry {
-  private readonly byKey = new Map<string, t.Mixed>();
-
-  private static key(apiVersion: string, kind: string): string {
-    return `${apiVersion}\u0000${kind}`;
-  }
+  // apiVersion → kind → codec: a lookup builds no key string (it runs on every decode).
+  private readonly byVersion = new Map<string, Map<string, t.Mixed>>();
 
   register(apiVersion: string, kind: string, codec: t.Mixed): this {
-    this.byKey.set(KindRegistry.key(apiVersion, kind), codec);
+    let kinds = this.byVersion.get(apiVersion);
+    if (kinds === undefined) {
+      kinds = new Map();
+      this.byVersion.set(apiVersion, kinds);
+    }
+    kinds.set(kind, codec);
     return this;
   }
 
@@ -28,12 +30,14 @@ export class KindRegistry {
   }
 
   lookup(apiVersion: string, kind: string): t.Mixed | undefined {
-    return this.byKey.get(KindRegistry.key(apiVersion, kind));
+    return this.byVersion.get(apiVersion)?.get(kind);
   }
 
-  /** `[apiVersion, kind]` of every registered kind. */
+  /** `[apiVersion, kind]` of every registered kind, in registration order. */
   kinds(): Array<[apiVersion: string, kind: string]> {
-    return [...this.byKey.keys()].map((key) => key.split('\u0000') as [string, string]);
+    return [...this.byVersion].flatMap(([apiVersion, kinds]) =>
+      [...kinds.keys()].map((kind): [string, string] => [apiVersion, kind]),
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { decodeWith, defaultRegistry, strict } from '../../src/index.js';
+import { compiledGuard, decodeWith, defaultRegistry, strict } from '../../src/index.js';
 import { validObjects } from './support/arbitraries.js';
 import {
   buildOracles,
@@ -59,6 +59,8 @@ function checkCase(oracle: KindOracle, c: Case, tally: Tally): void {
   expect(verdicts.codecStrict, describe()).toBe(verdicts.referenceClosed);
   expect(codec.is(c.value), describe()).toBe(verdicts.codec);
   expect(strict(codec).is(c.value), describe()).toBe(verdicts.codecStrict);
+  expect(compiledGuard(codec)(c.value), describe()).toBe(verdicts.codec);
+  expect(compiledGuard(strict(codec))(c.value), describe()).toBe(verdicts.codecStrict);
   if (verdicts.crd !== verdicts.reference) {
     const rules = refinementsCovering(oracle, c.path).filter((r) => r.rule !== 'strict-unknown');
     expect(rules.length, `undocumented lenient disagreement with the CRD: ${describe()}`).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 export { ArrayOf, arrayOf, MapOf, mapOf, Nullable, nullable } from './collections.js';
+export { type CompiledGuard, compiledGuard, guardSource } from './compile.js';
 export { Issue } from './issues.js';
 export {
   boolean,
@@ -13,7 +14,10 @@ export {
   openString,
   RawExtension,
   replicaCount,
+  type ScalarCheck,
+  ScalarType,
   string,
+  stringMatching,
   Time,
 } from './scalars.js';
 export { type HasStrictForm, strict } from './strict.js';

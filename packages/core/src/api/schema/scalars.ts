@@ -1,9 +1,35 @@
 import * as t from 'io-ts';
 import { isPlainObject } from './struct.js';
+import { type Fraction, isRfc3339 } from './timestamp.js';
+
+/**
+ * What a scalar's guard checks, as data, so the guard compiler (compile.ts) can write the
+ * same check inline instead of calling the guard. A scalar without one is still compiled
+ * correctly: the generated code then calls its `is`.
+ */
+export type ScalarCheck =
+  | { readonly check: 'integer'; readonly min: number; readonly max: number }
+  | { readonly check: 'pattern'; readonly pattern: RegExp }
+  | { readonly check: 'timestamp'; readonly fraction: Fraction }
+  | { readonly check: 'oneOf'; readonly values: readonly string[] }
+  | { readonly check: 'intOrString'; readonly min: number; readonly max: number }
+  | { readonly check: 'object' };
 
 /** A codec that accepts exactly what `is` accepts, as it is (no brand, nothing rewritten). */
-function scalar<A>(name: string, is: (u: unknown) => u is A): t.Type<A, A, unknown> {
-  return new t.Type<A, A, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+export class ScalarType<A> extends t.Type<A, A, unknown> {
+  readonly _tag = 'ScalarType' as const;
+  constructor(
+    name: string,
+    is: (u: unknown) => u is A,
+    /** The same check as `is`, as data (absent: the compiler calls `is`). */
+    readonly spec?: ScalarCheck,
+  ) {
+    super(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+  }
+}
+
+function scalar<A>(name: string, is: (u: unknown) => u is A, spec?: ScalarCheck): t.Type<A, A, unknown> {
+  return new ScalarType(name, is, spec);
 }
 
 /** A number codec with an integer range; the static type stays `number` (no brand to cast). */
@@ -11,6 +37,7 @@ function integerIn(name: string, min: number, max: number): t.Type<number, numbe
   return scalar(
     name,
     (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max,
+    { check: 'integer', min, max },
   );
 }
 
@@ -36,13 +63,12 @@ export const string = t.string;
 export const boolean = t.boolean;
 
 /** A string that matches `pattern`; the static type stays `string`. */
-function stringMatching(name: string, pattern: RegExp): t.Type<string, string, unknown> {
-  return scalar(name, (u): u is string => typeof u === 'string' && pattern.test(u));
+export function stringMatching(name: string, pattern: RegExp): t.Type<string, string, unknown> {
+  return scalar(name, (u): u is string => typeof u === 'string' && pattern.test(u), {
+    check: 'pattern',
+    pattern,
+  });
 }
-
-const date = '\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])';
-const clock = '([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)';
-const zone = '([Zz]|[+-]([01]\\d|2[0-3]):[0-5]\\d)';
 
 /**
  * `metav1.Time`: an RFC 3339 timestamp, as Go's `time.RFC3339` parses it
@@ -50,13 +76,18 @@ const zone = '([Zz]|[+-]([01]\\d|2[0-3]):[0-5]\\d)';
  * decode round-trips byte for byte.
  */
 export type Time = string;
-export const Time = stringMatching('Time (RFC 3339)', new RegExp(`^${date}[Tt]${clock}(\\.\\d+)?${zone}$`));
+export const Time = scalar(
+  'Time (RFC 3339)',
+  (u): u is Time => typeof u === 'string' && isRfc3339(u, 'optional'),
+  { check: 'timestamp', fraction: 'optional' },
+);
 
 /** `metav1.MicroTime`: RFC 3339 with exactly six fractional digits (`…T10:00:00.000000Z`). */
 export type MicroTime = string;
-export const MicroTime = stringMatching(
+export const MicroTime = scalar(
   'MicroTime (RFC 3339, 6 fractional digits)',
-  new RegExp(`^${date}[Tt]${clock}\\.\\d{6}${zone}$`),
+  (u): u is MicroTime => typeof u === 'string' && isRfc3339(u, 'micro'),
+  { check: 'timestamp', fraction: 'micro' },
 );
 
 /**
@@ -67,6 +98,7 @@ export type IntOrString = number | string;
 export const IntOrString = scalar(
   'int32 | string',
   (u): u is IntOrString => typeof u === 'string' || int32.is(u),
+  { check: 'intOrString', min: -(2 ** 31), max: 2 ** 31 - 1 },
 );
 
 /**
@@ -74,7 +106,7 @@ export const IntOrString = scalar(
  * Strict mode never looks inside: its schema belongs to the provider.
  */
 export type RawExtension = Record<string, unknown>;
-export const RawExtension = scalar<RawExtension>('object', isPlainObject);
+export const RawExtension = scalar<RawExtension>('object', isPlainObject, { check: 'object' });
 
 /** A closed string enum, as a CRD `enum:` enforces it. */
 export function enumOf<const V extends string>(...values: readonly V[]): t.Type<V, V, unknown> {
@@ -82,6 +114,7 @@ export function enumOf<const V extends string>(...values: readonly V[]): t.Type<
   return scalar(
     values.map((v) => JSON.stringify(v)).join(' | '),
     (u): u is V => typeof u === 'string' && known.has(u),
+    { check: 'oneOf', values },
   );
 }
 
@@ -97,5 +130,5 @@ export function openString<V extends string>(): t.Type<OpenString<V>, OpenString
 
 /** A field whose value is fixed, such as `apiVersion` and `kind`. */
 export function literal<const V extends string>(value: V): t.Type<V, V, unknown> {
-  return scalar(JSON.stringify(value), (u): u is V => u === value);
+  return scalar(JSON.stringify(value), (u): u is V => u === value, { check: 'oneOf', values: [value] });
 }
