@@ -50,6 +50,41 @@ describe('capi-kit convert (in process)', () => {
     expect(stdout).not.toContain('cluster.k8s.io/cluster-name');
   });
 
+  it('converts to any later version with --to, and back to the very same manifest', async () => {
+    const v1alpha3 = `apiVersion: cluster.x-k8s.io/v1alpha3
+kind: Machine
+metadata:
+  name: web-0
+  namespace: shop
+spec:
+  clusterName: shop
+  bootstrap: {data: IyEvYmluL3No}
+  nodeDrainTimeout: 1m30.5s
+`;
+    const up = await convert(v1alpha3, '-f', '-', '--to', 'cluster.x-k8s.io/v1beta2', '-o', 'json');
+    expect(up.code).toBe(ExitCode.ok);
+    const machineV1beta2 = JSON.parse(up.stdout);
+    expect(machineV1beta2.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
+    expect(machineV1beta2.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 90 });
+    const down = await convert(up.stdout, '-f', '-', '--to', 'cluster.x-k8s.io/v1alpha3', '-o', 'json');
+    expect(down.code).toBe(ExitCode.ok);
+    expect(JSON.parse(down.stdout)).toStrictEqual({
+      apiVersion: 'cluster.x-k8s.io/v1alpha3',
+      kind: 'Machine',
+      metadata: { name: 'web-0', namespace: 'shop' },
+      spec: { clusterName: 'shop', bootstrap: { data: 'IyEvYmluL3No' }, nodeDrainTimeout: '1m30.5s' },
+    });
+  });
+
+  it('a MachineHealthCheck has no v1alpha2 kind: exit 1, nothing written', async () => {
+    const mhc =
+      'apiVersion: cluster.x-k8s.io/v1beta1\nkind: MachineHealthCheck\nmetadata: {name: h}\nspec: {clusterName: c}\n';
+    const { code, stdout, stderr } = await convert(mhc, '-f', '-');
+    expect(code).toBe(ExitCode.input);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('MachineHealthCheck exists only from cluster.x-k8s.io/v1alpha3 on');
+  });
+
   it('reads stdin with -f - and writes JSON with -o json', async () => {
     const { code, stdout } = await convert(machine, '-f', '-', '-o', 'json');
     expect(code).toBe(ExitCode.ok);
@@ -148,7 +183,7 @@ describe('capi-kit convert (in process)', () => {
   it.each([
     [
       ['-f', '-', '--to', 'v1alpha3'],
-      '--to must be one of cluster.x-k8s.io/v1alpha2, cluster.k8s.io/v1alpha1',
+      '--to must be one of cluster.k8s.io/v1alpha1, cluster.x-k8s.io/v1alpha2, cluster.x-k8s.io/v1alpha3, cluster.x-k8s.io/v1alpha4, cluster.x-k8s.io/v1beta1, cluster.x-k8s.io/v1beta2',
     ],
     [['-f', '-', '-o', 'xml'], '-o must be one of yaml, json'],
     [[], 'missing -f FILE'],

@@ -1,7 +1,24 @@
 /**
- * `@capi-kit/conversion`: Cluster API v1alpha1 ⇄ v1alpha2, lossless, for single objects
- * and whole manifests, with provider plug-ins for what v1alpha1 kept in `providerSpec`.
+ * `@capi-kit/conversion`: every Cluster API version (v1alpha1 … v1beta2) to any other,
+ * lossless, for single objects and whole manifests, with provider plug-ins for what v1alpha1
+ * kept in `providerSpec`. The ConversionReview webhook is `@capi-kit/conversion/webhook`.
  */
+export { type ChainOptions, chainPath, convertAlongChain, convertTo } from './chain/convert.js';
+export { durationToSeconds, parseGoDuration, secondsToDuration } from './chain/duration.js';
+export type { Hop, HopMove, HopOptions, HopTable } from './chain/hop.js';
+export { TABLE_HOPS } from './chain/hops/index.js';
+export {
+  CHAIN_KINDS,
+  CHAIN_VERSIONS,
+  type ChainKind,
+  type ChainVersion,
+  HUB_VERSION,
+  isChainVersion,
+  V1ALPHA3,
+  V1ALPHA4,
+  V1BETA1,
+  V1BETA2,
+} from './chain/versions.js';
 export {
   type ConvertOptions,
   convertKind,

@@ -1,12 +1,14 @@
 import { type ManifestFormat, readManifest, writeManifest } from '@capi-kit/core/manifest';
 import * as E from 'fp-ts/lib/Either.js';
-import { type ConvertOptions, convertObject, type ResolvedMachineClass } from './convert.js';
+import { type ChainOptions, convertTo } from './chain/convert.js';
+import type { ChainVersion } from './chain/versions.js';
+import type { ResolvedMachineClass } from './convert.js';
 import type { ConversionError } from './errors.js';
 import { deepEqual, getPath, isObject, type JsonObject } from './path.js';
 import { quotedPlaceholders, writeYaml } from './placeholders.js';
 import type { ClusterInfo, ConversionPlugin } from './plugins.js';
 import { type ConversionReport, type DocumentReport, type ObjectReport, objectLabel } from './report.js';
-import { type ApiVersion, apiGroup, V1ALPHA1, V1ALPHA2 } from './versions.js';
+import { apiGroup, V1ALPHA1 } from './versions.js';
 
 /** A document to convert: its value and where it was in the manifest. */
 export interface InputDocument {
@@ -17,8 +19,11 @@ export interface InputDocument {
 }
 
 export interface ManifestConversionOptions {
-  readonly to: ApiVersion;
+  /** Any version of the chain (see chain/versions.ts). */
+  readonly to: ChainVersion;
   readonly plugins?: readonly ConversionPlugin[];
+  /** apiVersion of a reference's group and kind, for v1beta2 → v1beta1 (see `HopOptions`). */
+  readonly referenceApiVersion?: ChainOptions['referenceApiVersion'];
 }
 
 export interface ManifestConversion {
@@ -114,7 +119,8 @@ export function convertDocuments(
   options: ManifestConversionOptions,
 ): E.Either<ConversionError[], ManifestConversion> {
   const documents = input.flatMap(expandV1List);
-  const up = options.to === V1ALPHA2;
+  // MachineClass exists only in v1alpha1: going anywhere else, classes are resolved and left out.
+  const up = options.to !== V1ALPHA1;
   const classes = new ByName<{ object: JsonObject; index: number }>();
   const used = new Set<JsonObject>();
   for (const entry of collect(documents, 'MachineClass')) {
@@ -132,8 +138,11 @@ export function convertDocuments(
       ...(isObject(value) ? { providerSpec: value } : {}),
     });
   }
-  const convertOptions: ConvertOptions = {
+  const convertOptions: ChainOptions = {
     ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+    ...(options.referenceApiVersion === undefined
+      ? {}
+      : { referenceApiVersion: options.referenceApiVersion }),
     findCluster: (name, namespace) => clusters.find(name, namespace),
     resolveMachineClass: (ref, namespace): E.Either<string, ResolvedMachineClass> => {
       const name = str(ref.name);
@@ -175,7 +184,7 @@ export function convertDocuments(
       removed.push({ ...at(doc), object: doc.value });
       continue;
     }
-    const result = convertObject(doc.value, options.to, convertOptions);
+    const result = convertTo(doc.value, options.to, convertOptions);
     if (E.isLeft(result)) {
       const error = result.left;
       errors.push({ ...at(doc), ...(error.kind === undefined ? nameOf(doc.value) : {}), ...error });

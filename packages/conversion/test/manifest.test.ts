@@ -229,9 +229,9 @@ describe('bad input: a clear error per failing document, and nothing written', (
   });
 
   it('a Cluster API version the converter does not know', () => {
-    const text = 'apiVersion: cluster.x-k8s.io/v1alpha3\nkind: Machine\nmetadata: {name: m}\n';
+    const text = 'apiVersion: cluster.x-k8s.io/v1alpha9\nkind: Machine\nmetadata: {name: m}\n';
     expect(errors(convertManifest(text, { to: V1ALPHA2, plugins }))).toEqual([
-      'document 1 (Machine m, line 1): apiVersion: cluster.x-k8s.io/v1alpha3 is not a version this converter knows (cluster.k8s.io/v1alpha1, cluster.x-k8s.io/v1alpha2)',
+      'document 1 (Machine m, line 1): apiVersion: cluster.x-k8s.io/v1alpha9 is not a version this converter knows (cluster.k8s.io/v1alpha1, cluster.x-k8s.io/v1alpha2, cluster.x-k8s.io/v1alpha3, cluster.x-k8s.io/v1alpha4, cluster.x-k8s.io/v1beta1, cluster.x-k8s.io/v1beta2)',
     ]);
   });
 

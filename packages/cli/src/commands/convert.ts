@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import {
+  CHAIN_VERSIONS,
   type ConversionReport,
   convertManifest,
   formatConversionError,
   formatReport,
-  V1ALPHA1,
   V1ALPHA2,
 } from '@capi-kit/conversion';
 import { awsConversionPlugin } from '@capi-kit/providers-aws';
@@ -19,10 +19,10 @@ const plugins = [awsConversionPlugin, vsphereConversionPlugin];
 
 const usage = `Usage: capi-kit convert -f FILE|- [--to VERSION] [-o yaml|json] [--report FILE|-]
 
-Converts Cluster API manifests between cluster.k8s.io/v1alpha1 (CAPI v0.1) and
-cluster.x-k8s.io/v1alpha2 (CAPI v0.2), losslessly: whatever the target version cannot
-express is kept in the conversion.capi-kit.dev/data annotation, and converting back
-restores it.
+Converts Cluster API manifests between any two of cluster.k8s.io/v1alpha1 (CAPI v0.1),
+cluster.x-k8s.io/v1alpha2 (v0.2), v1alpha3 (v0.3), v1alpha4 (v0.4), v1beta1 (v1.0-v1.10)
+and v1beta2 (v1.11+), losslessly: whatever the target version cannot express is kept in
+the conversion.capi-kit.dev/data annotation, and converting back restores it.
 
 Going up, each providerSpec becomes v1alpha2 infrastructure and bootstrap objects through
 a provider plug-in (aws, vsphere); a MachineClass named by valueFrom.machineClass must be
@@ -34,7 +34,8 @@ error (document number, kind, name, field) goes to stderr and nothing to stdout.
 
 Options:
   -f, --file FILE    the manifest to read (multi-document YAML or JSON); - reads stdin
-      --to VERSION   cluster.x-k8s.io/v1alpha2 (default) or cluster.k8s.io/v1alpha1
+      --to VERSION   cluster.x-k8s.io/v1alpha2 (default), cluster.k8s.io/v1alpha1,
+                     cluster.x-k8s.io/v1alpha3, v1alpha4, v1beta1 or v1beta2
   -o, --output FMT   yaml (default) or json (several documents become one v1 List)
       --report FILE  write the conversion report (what moved where, what was stashed,
                      warnings) to FILE (JSON if FILE ends in .json); - writes it to stderr
@@ -66,7 +67,7 @@ export const convertCommand: CommandBody = {
       report: { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const to = oneOf('--to', values.to, [V1ALPHA2, V1ALPHA1], V1ALPHA2);
+    const to = oneOf('--to', values.to, CHAIN_VERSIONS, V1ALPHA2);
     const format = oneOf('-o', values.output, ['yaml', 'json'], 'yaml');
     const input = await readInput(io, values.file);
     const result = convertManifest(input.text, { to, plugins, format });

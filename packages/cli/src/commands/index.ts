@@ -9,7 +9,7 @@ import type { CommandEntry } from '../command.js';
 export const commands: readonly CommandEntry[] = [
   {
     name: 'convert',
-    summary: 'convert manifests between Cluster API v1alpha1 and v1alpha2, losslessly',
+    summary: 'convert manifests between any Cluster API versions (v1alpha1 … v1beta2), losslessly',
     load: async () => (await import('./convert.js')).convertCommand,
   },
   {

@@ -1,0 +1,365 @@
+import { getPath, isObject, type Json, type JsonObject, setPath } from '../../path.js';
+import type { Direction } from '../../versions.js';
+import { durationToSeconds, secondsToDuration } from '../duration.js';
+import { type Hop, type HopMove, type HopOptions, type HopTable, hopGroup } from '../hop.js';
+import { V1BETA1, V1BETA2 } from '../versions.js';
+import { groupOf, mapItems, moved, removed } from './common.js';
+
+/**
+ * v1beta1 ⇄ v1beta2 (Cluster API v1.10 → v1.11+). Facts: upstream's v1.14.0
+ * api/core/v1beta1/conversion.go and core/webhooks/conversion/*.go; see docs/conversion.md.
+ *
+ * Themes: metav1 conditions take over `status.conditions` (the CAPI ones move under
+ * `status.deprecated.v1beta1`), failure fields are deprecated, durations become whole
+ * seconds, references become `{apiGroup, kind, name}`, fields regroup under
+ * deletion / rollout / remediation / checks.
+ */
+
+const deprecated = (field: string): HopMove =>
+  moved(
+    `status.${field}`,
+    `status.deprecated.v1beta1.${field}`,
+    'v1beta1 semantics kept under status.deprecated.v1beta1',
+  );
+
+/** Conditions and failure fields, the same on every kind. Rows run in order going up, reversed going down. */
+const statusRows = (extra: readonly string[] = []): HopMove[] => [
+  deprecated('conditions'),
+  deprecated('failureReason'),
+  deprecated('failureMessage'),
+  ...extra.map(deprecated),
+  moved(
+    'status.v1beta2.conditions',
+    'status.conditions',
+    'v1beta2 conditions are metav1 conditions (v1beta1 had them under status.v1beta2)',
+  ),
+];
+
+/** Counters whose v1beta1 value moves to `deprecated.v1beta1` and whose v1beta2 value comes from `status.v1beta2`. */
+const replicaCounters = (names: readonly string[]): HopMove[] => [
+  ...names.map(deprecated),
+  ...['readyReplicas', 'availableReplicas', 'upToDateReplicas'].map((n) =>
+    moved(
+      `status.v1beta2.${n}`,
+      `status.${n}`,
+      'v1beta2 counters follow the Ready/Available/UpToDate conditions',
+    ),
+  ),
+];
+
+/**
+ * An ObjectReference becomes `{apiGroup, kind, name}`. Going down the namespace is the
+ * object's own; the apiVersion cannot be known offline: a stash restores it, else the
+ * `referenceApiVersion` lookup supplies it, else the reference is kept without one and the
+ * conversion warns.
+ */
+function referenceRow(path: string): HopMove {
+  return {
+    lower: path,
+    upper: path,
+    up: (ref) => {
+      if (!isObject(ref)) return ref;
+      const apiGroup = groupOf(ref.apiVersion);
+      return {
+        ...(apiGroup === undefined ? {} : { apiGroup }),
+        ...(ref.kind === undefined ? {} : { kind: ref.kind }),
+        ...(ref.name === undefined ? {} : { name: ref.name }),
+      };
+    },
+    down: (ref, root) => {
+      if (!isObject(ref)) return ref;
+      const namespace = getPath(root, ['metadata', 'namespace']);
+      return {
+        ...(ref.kind === undefined ? {} : { kind: ref.kind }),
+        ...(ref.name === undefined ? {} : { name: ref.name }),
+        ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}),
+      };
+    },
+    note: 'ObjectReference ⇄ {apiGroup, kind, name}; namespace, uid, resourceVersion and fieldPath have no v1beta2 field',
+  };
+}
+
+/** Fills the apiVersion of down-converted references that still lack one (see referenceRow). */
+function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish']> {
+  return (
+    out: JsonObject,
+    source: JsonObject,
+    direction: Direction,
+    options: HopOptions,
+    warnings: string[],
+  ) => {
+    if (direction !== 'down') return;
+    for (const path of paths) {
+      const at = path.split('.');
+      const ref = getPath(out, at);
+      if (!isObject(ref) || ref.apiVersion !== undefined) continue;
+      const group = getPath(source, [...at, 'apiGroup']);
+      const kind = ref.kind;
+      const found =
+        typeof group === 'string' && typeof kind === 'string'
+          ? options.referenceApiVersion?.(group, kind)
+          : undefined;
+      if (found !== undefined) {
+        setPath(out, at, { apiVersion: found, ...ref });
+      } else {
+        warnings.push(
+          `${path}: no apiVersion for ${typeof group === 'string' ? group : '(no group)'} ${String(kind)} (no conversion data and no contract lookup); the reference is kept without one`,
+        );
+      }
+    }
+  };
+}
+
+const seconds = (lower: string, upper: string): HopMove => ({
+  lower,
+  upper,
+  up: (v) => durationToSeconds(v),
+  down: (v) => secondsToDuration(v),
+  note: 'duration becomes whole seconds (upstream truncates; the stash keeps the exact text)',
+});
+
+const zeroIsUnset = (v: Json | undefined): Json | undefined => (v === 0 ? undefined : v);
+
+const machineSpecRows = (p: string): HopMove[] => [
+  referenceRow(`${p}spec.bootstrap.configRef`),
+  referenceRow(`${p}spec.infrastructureRef`),
+  seconds(`${p}spec.nodeDrainTimeout`, `${p}spec.deletion.nodeDrainTimeoutSeconds`),
+  seconds(`${p}spec.nodeVolumeDetachTimeout`, `${p}spec.deletion.nodeVolumeDetachTimeoutSeconds`),
+  seconds(`${p}spec.nodeDeletionTimeout`, `${p}spec.deletion.nodeDeletionTimeoutSeconds`),
+];
+
+const machineRefs = (p: string) => [`${p}spec.bootstrap.configRef`, `${p}spec.infrastructureRef`];
+
+/** `{name: {controlPlane, attributes}}` ⇄ `[{name, controlPlane, attributes}]`, sorted by name going up. */
+const failureDomains: HopMove = {
+  lower: 'status.failureDomains',
+  upper: 'status.failureDomains',
+  up: (map) => {
+    if (!isObject(map)) return map;
+    return Object.keys(map)
+      .sort()
+      .map((name) => ({ name, ...(isObject(map[name]) ? map[name] : {}) }));
+  },
+  down: (list) => {
+    if (!Array.isArray(list)) return list;
+    const out: JsonObject = {};
+    for (const item of list) {
+      if (!isObject(item) || typeof item.name !== 'string' || Object.hasOwn(out, item.name)) continue;
+      const { name, ...rest } = item;
+      out[name] = rest;
+    }
+    return out;
+  },
+  note: 'failure domains: a map by name in v1beta1, a list sorted by name in v1beta2',
+};
+
+const timeoutSeconds = mapItems((item) => {
+  if (!Object.hasOwn(item, 'timeout')) return item;
+  const { timeout, ...rest } = item;
+  const s = durationToSeconds(timeout);
+  return s === undefined ? item : { ...rest, timeoutSeconds: s };
+});
+const timeoutText = mapItems((item) => {
+  if (!Object.hasOwn(item, 'timeoutSeconds')) return item;
+  const { timeoutSeconds: s, ...rest } = item;
+  const text = secondsToDuration(s);
+  return text === undefined ? item : { ...rest, timeout: text };
+});
+const conditionChecks = (lower: string, upper: string): HopMove => ({
+  lower,
+  upper,
+  up: timeoutSeconds,
+  down: timeoutText,
+  note: 'unhealthy conditions move under spec.checks with timeoutSeconds',
+});
+
+const remediationTemplate: HopMove = {
+  lower: 'spec.remediationTemplate',
+  upper: 'spec.remediation.templateRef',
+  up: (ref) => {
+    if (!isObject(ref)) return ref;
+    const { apiVersion, kind, name } = ref;
+    return {
+      ...(apiVersion === undefined ? {} : { apiVersion }),
+      ...(kind === undefined ? {} : { kind }),
+      ...(name === undefined ? {} : { name }),
+    };
+  },
+  down: (ref, root) => {
+    if (!isObject(ref)) return ref;
+    const namespace = getPath(root, ['metadata', 'namespace']);
+    return { ...ref, ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}) };
+  },
+  note: 'remediationTemplate becomes remediation.templateRef {apiVersion, kind, name}; its namespace is the MHC’s',
+};
+
+const machinePhase: HopMove = {
+  lower: 'status.phase',
+  upper: 'status.phase',
+  down: (phase) => (phase === 'Updating' ? 'Running' : phase),
+  note: 'v1beta2’s Updating phase reads Running in v1beta1',
+};
+
+/** Rows MachineSets and MachineDeployments share. */
+const setSpecRows: HopMove[] = [
+  moved('spec.machineNamingStrategy', 'spec.machineNaming', 'machineNamingStrategy is machineNaming'),
+  {
+    ...moved(
+      'spec.minReadySeconds',
+      'spec.template.spec.minReadySeconds',
+      'minReadySeconds moves to the machine template',
+    ),
+    up: zeroIsUnset,
+  },
+];
+
+const CLUSTER_REFS = ['spec.controlPlaneRef', 'spec.infrastructureRef'];
+const TEMPLATE = 'spec.template.';
+
+export const v1beta1ToV1beta2: Hop = {
+  lower: V1BETA1,
+  upper: V1BETA2,
+  tables: {
+    Cluster: {
+      kind: 'Cluster',
+      groups: [
+        hopGroup('', [
+          ...CLUSTER_REFS.map(referenceRow),
+          {
+            lower: 'spec.clusterNetwork.apiServerPort',
+            upper: 'spec.clusterNetwork.apiServerPort',
+            down: zeroIsUnset,
+            note: 'apiServerPort 0 means unset in v1beta1',
+          },
+          moved('spec.topology.class', 'spec.topology.classRef.name', 'topology class is classRef.name'),
+          moved(
+            'spec.topology.classNamespace',
+            'spec.topology.classRef.namespace',
+            'topology classNamespace is classRef.namespace',
+          ),
+          removed('spec.topology.rolloutAfter', 'v1beta2 has no topology.rolloutAfter'),
+          moved(
+            'status.infrastructureReady',
+            'status.initialization.infrastructureProvisioned',
+            'readiness flags move under status.initialization',
+          ),
+          moved(
+            'status.controlPlaneReady',
+            'status.initialization.controlPlaneInitialized',
+            'readiness flags move under status.initialization',
+          ),
+          failureDomains,
+          ...statusRows(),
+          moved('status.v1beta2.controlPlane', 'status.controlPlane', 'replica counters from status.v1beta2'),
+          moved('status.v1beta2.workers', 'status.workers', 'replica counters from status.v1beta2'),
+        ]),
+      ],
+      finish: referenceFinish(CLUSTER_REFS),
+    },
+    Machine: {
+      kind: 'Machine',
+      groups: [
+        hopGroup('', [
+          ...machineSpecRows(''),
+          moved(
+            'status.bootstrapReady',
+            'status.initialization.bootstrapDataSecretCreated',
+            'readiness flags move under status.initialization',
+          ),
+          moved(
+            'status.infrastructureReady',
+            'status.initialization.infrastructureProvisioned',
+            'readiness flags move under status.initialization',
+          ),
+          {
+            lower: 'status.nodeRef',
+            upper: 'status.nodeRef',
+            up: (ref): Json | undefined =>
+              isObject(ref) ? (ref.name === undefined ? {} : { name: ref.name }) : ref,
+            down: (ref) => (isObject(ref) ? { apiVersion: 'v1', kind: 'Node', ...ref } : ref),
+            note: 'nodeRef is {name} in v1beta2',
+          },
+          machinePhase,
+          ...statusRows(),
+        ]),
+      ],
+      finish: referenceFinish(machineRefs('')),
+    },
+    MachineSet: {
+      kind: 'MachineSet',
+      groups: [
+        hopGroup('', [
+          moved('spec.deletePolicy', 'spec.deletion.order', 'deletePolicy is deletion.order'),
+          ...setSpecRows,
+          ...machineSpecRows(TEMPLATE),
+          ...statusRows(),
+          ...replicaCounters(['readyReplicas', 'availableReplicas', 'fullyLabeledReplicas']),
+        ]),
+      ],
+      finish: referenceFinish(machineRefs(TEMPLATE)),
+    },
+    MachineDeployment: {
+      kind: 'MachineDeployment',
+      groups: [
+        hopGroup('', [
+          moved('spec.strategy.type', 'spec.rollout.strategy.type', 'strategy moves under rollout'),
+          moved(
+            'spec.strategy.rollingUpdate.maxSurge',
+            'spec.rollout.strategy.rollingUpdate.maxSurge',
+            'strategy moves under rollout',
+          ),
+          moved(
+            'spec.strategy.rollingUpdate.maxUnavailable',
+            'spec.rollout.strategy.rollingUpdate.maxUnavailable',
+            'strategy moves under rollout',
+          ),
+          moved(
+            'spec.strategy.rollingUpdate.deletePolicy',
+            'spec.deletion.order',
+            'deletePolicy is deletion.order',
+          ),
+          moved(
+            'spec.strategy.remediation.maxInFlight',
+            'spec.remediation.maxInFlight',
+            'remediation leaves strategy',
+          ),
+          moved('spec.rolloutAfter', 'spec.rollout.after', 'rolloutAfter is rollout.after'),
+          ...setSpecRows,
+          removed('spec.progressDeadlineSeconds', 'v1beta2 has no progressDeadlineSeconds'),
+          removed('spec.revisionHistoryLimit', 'v1beta2 has no revisionHistoryLimit'),
+          ...machineSpecRows(TEMPLATE),
+          ...statusRows(),
+          ...replicaCounters([
+            'readyReplicas',
+            'availableReplicas',
+            'updatedReplicas',
+            'unavailableReplicas',
+          ]),
+        ]),
+      ],
+      finish: referenceFinish(machineRefs(TEMPLATE)),
+    },
+    MachineHealthCheck: {
+      kind: 'MachineHealthCheck',
+      groups: [
+        hopGroup('', [
+          conditionChecks('spec.unhealthyConditions', 'spec.checks.unhealthyNodeConditions'),
+          conditionChecks('spec.unhealthyMachineConditions', 'spec.checks.unhealthyMachineConditions'),
+          seconds('spec.nodeStartupTimeout', 'spec.checks.nodeStartupTimeoutSeconds'),
+          moved(
+            'spec.maxUnhealthy',
+            'spec.remediation.triggerIf.unhealthyLessThanOrEqualTo',
+            'maxUnhealthy moves under remediation.triggerIf',
+          ),
+          moved(
+            'spec.unhealthyRange',
+            'spec.remediation.triggerIf.unhealthyInRange',
+            'unhealthyRange moves under remediation.triggerIf',
+          ),
+          remediationTemplate,
+          ...statusRows(),
+        ]),
+      ],
+    },
+  },
+};

@@ -1,0 +1,200 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import * as E from 'fp-ts/lib/Either.js';
+import { type ChainOptions, convertTo } from './chain/convert.js';
+import { isChainVersion } from './chain/versions.js';
+import { formatConversionError } from './errors.js';
+import { isObject, type Json, type JsonObject } from './path.js';
+
+/**
+ * `@capi-kit/conversion/webhook`: the conversion engine behind a Kubernetes CRD conversion
+ * webhook. `handleConversionReview` is the whole protocol as a pure function (an
+ * `apiextensions.k8s.io/v1` ConversionReview request in, its response out);
+ * `serveConversionWebhook` puts it on HTTPS for a CRD's `spec.conversion.webhook`.
+ */
+
+export const CONVERSION_REVIEW_API_VERSION = 'apiextensions.k8s.io/v1';
+
+/**
+ * Converts one object to `desiredAPIVersion`. Left: why it cannot be (the message the API
+ * server passes on to its client). Operators with CRDs of their own plug their tables in here.
+ */
+export type ObjectConverter = (object: JsonObject, desiredAPIVersion: string) => E.Either<string, JsonObject>;
+
+export interface ConversionReviewOptions extends ChainOptions {
+  /** Default: the Cluster API chain (any of v1alpha1 … v1beta2 to any other). */
+  readonly convert?: ObjectConverter;
+}
+
+export interface ConversionReviewResponse {
+  readonly apiVersion: typeof CONVERSION_REVIEW_API_VERSION;
+  readonly kind: 'ConversionReview';
+  readonly response: {
+    readonly uid: string;
+    readonly convertedObjects: readonly JsonObject[];
+    readonly result:
+      | { readonly status: 'Success' }
+      | { readonly status: 'Failure'; readonly message: string };
+  };
+}
+
+/** The Cluster API chain as an `ObjectConverter`. */
+export function chainConverter(options: ChainOptions = {}): ObjectConverter {
+  return (object, desired) => {
+    if (!isChainVersion(desired))
+      return E.left(`${desired} is not a Cluster API version this webhook converts to`);
+    const result = convertTo(object, desired, options);
+    if (E.isLeft(result)) {
+      const { path, message } = result.left;
+      return E.left(formatConversionError(path === undefined ? { message } : { path, message }));
+    }
+    return E.right(result.right.object);
+  };
+}
+
+function failure(uid: string, message: string): ConversionReviewResponse {
+  return {
+    apiVersion: CONVERSION_REVIEW_API_VERSION,
+    kind: 'ConversionReview',
+    response: { uid, convertedObjects: [], result: { status: 'Failure', message } },
+  };
+}
+
+/**
+ * Answers one ConversionReview. Every object is converted, in order; if any cannot be, the
+ * whole review fails (the API server then fails the request) with a message naming the
+ * object. The request is untrusted input: a malformed one gets a Failure, never an exception.
+ */
+export function handleConversionReview(
+  review: unknown,
+  options: ConversionReviewOptions = {},
+): ConversionReviewResponse {
+  const request = isObject(review) ? review.request : undefined;
+  if (!isObject(request)) return failure('', 'not a ConversionReview: request is missing');
+  const uid = typeof request.uid === 'string' ? request.uid : '';
+  if (uid === '') return failure('', 'request.uid is missing');
+  if (
+    isObject(review) &&
+    review.apiVersion !== undefined &&
+    review.apiVersion !== CONVERSION_REVIEW_API_VERSION
+  ) {
+    return failure(
+      uid,
+      `ConversionReview ${String(review.apiVersion)} is not supported (only ${CONVERSION_REVIEW_API_VERSION})`,
+    );
+  }
+  const desired = request.desiredAPIVersion;
+  if (typeof desired !== 'string' || desired === '')
+    return failure(uid, 'request.desiredAPIVersion is missing');
+  const objects = request.objects ?? [];
+  if (!Array.isArray(objects)) return failure(uid, 'request.objects must be a list');
+  const convert = options.convert ?? chainConverter(options);
+  const converted: JsonObject[] = [];
+  for (const [i, object] of objects.entries()) {
+    const where = `objects[${i}]`;
+    if (!isObject(object)) return failure(uid, `${where}: is not an object`);
+    const label = describe(object);
+    const result = convert(object, desired);
+    if (E.isLeft(result)) return failure(uid, `${where} (${label}): ${result.left}`);
+    if (result.right.apiVersion !== desired) {
+      return failure(uid, `${where} (${label}): cannot convert ${String(object.apiVersion)} to ${desired}`);
+    }
+    converted.push(result.right);
+  }
+  return {
+    apiVersion: CONVERSION_REVIEW_API_VERSION,
+    kind: 'ConversionReview',
+    response: { uid, convertedObjects: converted, result: { status: 'Success' } },
+  };
+}
+
+function describe(object: JsonObject): string {
+  const metadata = isObject(object.metadata) ? object.metadata : {};
+  const name = typeof metadata.name === 'string' ? metadata.name : '(unnamed)';
+  const ns = typeof metadata.namespace === 'string' ? `${metadata.namespace}/` : '';
+  return `${String(object.kind)} ${ns}${name}`;
+}
+
+export interface ServeConversionWebhookOptions extends ConversionReviewOptions {
+  /** PEM serving certificate (its CA goes into the CRD's `clientConfig.caBundle`). */
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
+  /** 0 picks a free port (see the returned `port`). */
+  readonly port: number;
+  /** Default `127.0.0.1`; `0.0.0.0` (or `::`) to serve a cluster from a pod. */
+  readonly host?: string;
+  /** URL path the CRD's clientConfig calls; default `/convert`. */
+  readonly path?: string;
+  /** Largest request body accepted, in bytes; default 32 MiB. */
+  readonly maxBodyBytes?: number;
+}
+
+export interface ConversionWebhookServer {
+  readonly server: Server;
+  readonly port: number;
+  /** `https://host:port/path`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `handleConversionReview` over HTTPS (node:https). POSTs to `path` with a JSON
+ * ConversionReview get its response; anything else gets 404/405/400/413.
+ */
+export async function serveConversionWebhook(
+  options: ServeConversionWebhookOptions,
+): Promise<ConversionWebhookServer> {
+  const path = options.path ?? '/convert';
+  const host = options.host ?? '127.0.0.1';
+  const limit = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  const server = createServer({ cert: options.cert, key: options.key }, (req, res) => {
+    const send = (status: number, body: Json | ConversionReviewResponse) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    if (url.pathname !== path) return send(404, { error: `no webhook at ${url.pathname}` });
+    if (req.method !== 'POST') return send(405, { error: 'POST a ConversionReview' });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit && !refused) {
+        refused = true;
+        send(413, { error: `request body over ${limit} bytes` });
+        req.destroy();
+        return;
+      }
+      if (!refused) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (refused) return;
+      let review: unknown;
+      try {
+        review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return send(400, { error: 'request body is not JSON' });
+      }
+      send(200, handleConversionReview(review, options));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    server,
+    port,
+    url: `https://${shownHost}:${port}${path}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
