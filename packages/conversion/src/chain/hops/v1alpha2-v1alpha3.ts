@@ -13,16 +13,7 @@ import { added, annotationRenames, labelAt, moved, removed } from './common.js';
 const CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
 
 /** v1alpha2 spoke phases are lowercase; v1alpha3 capitalises them. Upstream copies the text as is. */
-const PHASES = [
-  'pending',
-  'provisioning',
-  'provisioned',
-  'running',
-  'deleting',
-  'deleted',
-  'failed',
-  'unknown',
-];
+const PHASES = [...MachinePhases, 'unknown'];
 const capitalised = new Map(PHASES.map((p) => [p, `${p[0]!.toUpperCase()}${p.slice(1)}`]));
 const lowercased = new Map([...capitalised].map(([l, c]) => [c, l]));
 const phaseRow: HopMove = {
