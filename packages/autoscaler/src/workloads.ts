@@ -4,8 +4,10 @@
  * own, reached through its `<cluster>-kubeconfig` Secret. Each keeps a Node cache and,
  * when the guard is on, reads maintenance leases where the Nodes live.
  */
+
+import { workloadKubeConfig } from '@capi-kit/client';
 import { type LeaseLocation, NodeLeaseObserver } from '@capi-kit/lease';
-import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { clusterNameOf } from './cluster-name.js';
 import { type ResourceCache, startNodeCache } from './informer.js';
 import { apiCall } from './management-api.js';
@@ -38,23 +40,6 @@ async function startCluster(
   });
   const leases = location === undefined ? undefined : new NodeLeaseObserver({ kubeConfig, location });
   return { key, kubeConfig, nodes, leases };
-}
-
-/** The kubeconfig a Cluster's `<name>-kubeconfig` Secret holds under `value`. */
-async function kubeConfigFromSecret(
-  management: KubeConfig,
-  namespace: string,
-  cluster: string,
-): Promise<KubeConfig> {
-  const name = `${cluster}-kubeconfig`;
-  const secret = await apiCall(`read Secret ${namespace}/${name}`, () =>
-    management.makeApiClient(CoreV1Api).readNamespacedSecret({ namespace, name }),
-  );
-  const value = secret.data?.value;
-  if (value === undefined) throw new Error(`Secret ${namespace}/${name} has no key 'value'`);
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(Buffer.from(value, 'base64').toString('utf8'));
-  return kubeConfig;
 }
 
 export class Workloads {
@@ -119,7 +104,9 @@ export class Workloads {
       [...wanted].map(async (key) => {
         const [namespace, cluster] = key.split('/') as [string, string];
         try {
-          const kubeConfig = await kubeConfigFromSecret(this.management, namespace, cluster);
+          const read = await workloadKubeConfig(this.management, { metadata: { name: cluster, namespace } });
+          if (read._tag === 'Left') throw new Error(read.left.message);
+          const kubeConfig = read.right;
           const started = await startCluster(key, kubeConfig, this.leaseLocation, this.onChange);
           if (this.#stopped) await started.nodes.stop();
           else this.#clusters.set(key, started);
