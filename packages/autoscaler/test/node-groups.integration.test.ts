@@ -275,6 +275,68 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
     });
   });
 
+  describe('discovery', () => {
+    it('without MachineDeployments served, MachineSets are the groups; the version is discovered', async () => {
+      // The workload plane doubles as a management cluster that serves Machines and
+      // MachineSets of v1alpha2 only (no MachineDeployment CRD), and nothing of v1alpha1.
+      await workload.installCRDs([
+        join(crdRoot, 'v1alpha2', 'cluster.x-k8s.io_machines.yaml'),
+        join(crdRoot, 'v1alpha2', 'cluster.x-k8s.io_machinesets.yaml'),
+      ]);
+      const namespace = await workload.createNamespace('no-md');
+      const objects = new ClusterObjects(workload.kubeConfig, 'cluster.x-k8s.io/v1alpha2', namespace);
+      const orphanOwner = {
+        apiVersion: 'cluster.x-k8s.io/v1alpha2',
+        kind: 'MachineDeployment',
+        metadata: {
+          name: 'gone',
+          namespace,
+          uid: '00000000-0000-0000-0000-0000000000aa',
+          resourceVersion: '1',
+        },
+      };
+      const owned = await objects.machineSet('owned', 2, objects.bounds(0, 4), { owner: orphanOwner });
+      const plain = await objects.machineSet('plain', 1, objects.bounds(1, 3));
+      await objects.machine('owned-m0', {
+        owner: owned,
+        providerID: 'aws:///eu-west-1a/i-0fedcba9876543210',
+      });
+      await createNode(workload.kubeConfig, unique('no-md'), 'aws:////i-0fedcba9876543210');
+      const p = await createNodeGroupProvider({ management: workload.kubeConfig, leaseGuard: false });
+      providers.push(p);
+      expect([p.apiVersion, p.machineDeployments]).toEqual(['cluster.x-k8s.io/v1alpha2', false]);
+      const ids = p.nodeGroups().map((g) => g.id);
+      // Without MachineDeployments served, an ownerReference to one is not followed.
+      expect(ids).toEqual(
+        expect.arrayContaining([
+          `MachineSet/${namespace}/owned`,
+          `MachineSet/${namespace}/${plain.metadata.name}`,
+        ]),
+      );
+      const node = p.nodeGroupForNode({
+        metadata: { name: 'x' },
+        spec: { providerID: 'aws:////i-0fedcba9876543210' },
+      });
+      expect(node?.id).toBe(`MachineSet/${namespace}/owned`);
+    });
+
+    it('refuses a version the management cluster does not serve, and a malformed one', async () => {
+      const unserved = await rejection(
+        createNodeGroupProvider({ management: workload.kubeConfig, apiVersion: 'cluster.k8s.io/v1alpha1' }),
+      );
+      expect(unserved.code).toBe('api-error');
+      expect(unserved.message).toContain('cluster.k8s.io/v1alpha1');
+      const malformed = await rejection(
+        createNodeGroupProvider({ management: workload.kubeConfig, apiVersion: 'v1alpha2' }),
+      );
+      expect([malformed.code, malformed.details.path]).toEqual(['invalid-options', 'apiVersion']);
+      const badSpec = await rejection(
+        createNodeGroupProvider({ management: workload.kubeConfig, autoDiscovery: ['clusterapi:a=b=c'] }),
+      );
+      expect([badSpec.code, badSpec.details.path]).toEqual(['invalid-options', 'autoDiscovery[0]']);
+    });
+  });
+
   describe('matching nodes to machines', () => {
     let objects: ClusterObjects;
     beforeAll(() => {
