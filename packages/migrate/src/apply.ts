@@ -1,5 +1,6 @@
 import { isObject, type JsonObject, V1ALPHA1, V1ALPHA2 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
+import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
 import { MigrateFailure, type Problem } from './errors.js';
 import {
   annotationsOf,
@@ -61,19 +62,21 @@ function problemOf(object: string, error: unknown): Problem {
 export async function preflight(api: ClusterApi, plan: MigrationPlan): Promise<Problem[]> {
   const problems: Problem[] = [];
   const unserved = new Set<string>();
-  const live = new Map<string, JsonObject | undefined>();
   for (const planned of plan.objects) {
-    const label = labelOf(planned.key);
     const gvk = `${planned.key.apiVersion}|${planned.key.kind}`;
-    if (unserved.has(gvk)) continue;
-    if ((await api.resource(planned.key.apiVersion, planned.key.kind)) === undefined) {
-      unserved.add(gvk);
-      problems.push({
-        object: label,
-        message: `kind ${planned.key.kind} of ${planned.key.apiVersion} is not served: install its CRD`,
-      });
+    if (unserved.has(gvk) || (await api.resource(planned.key.apiVersion, planned.key.kind)) !== undefined)
       continue;
-    }
+    unserved.add(gvk);
+    problems.push({
+      object: labelOf(planned.key),
+      message: `kind ${planned.key.kind} of ${planned.key.apiVersion} is not served: install its CRD`,
+    });
+  }
+  if (problems.length > 0) return problems;
+
+  const live = new Map<string, JsonObject | undefined>();
+  await forEachConcurrently(plan.objects, CONCURRENCY, async (planned) => {
+    const label = labelOf(planned.key);
     try {
       const existing = await api.get(planned.key);
       live.set(identity(planned.key), existing);
@@ -86,13 +89,13 @@ export async function preflight(api: ClusterApi, plan: MigrationPlan): Promise<P
     } catch (error) {
       problems.push(problemOf(label, error));
     }
-  }
-  if (problems.length > 0) return problems;
+  });
+  if (problems.length > 0) return inPlanOrder(problems, plan);
 
   // Dry runs stand in for the owners' future UIDs with their sources' UIDs.
   const standIn = new Map(plan.objects.map((p) => [identity(p.key), p.source.uid]));
-  for (const planned of plan.objects) {
-    if (live.get(identity(planned.key)) !== undefined) continue;
+  const missing = plan.objects.filter((p) => live.get(identity(p.key)) === undefined);
+  await forEachConcurrently(missing, CONCURRENCY, async (planned) => {
     try {
       await api.create(
         withOwners(planned, (key) => standIn.get(identity(key)) ?? ''),
@@ -102,27 +105,43 @@ export async function preflight(api: ClusterApi, plan: MigrationPlan): Promise<P
     } catch (error) {
       problems.push(problemOf(labelOf(planned.key), error));
     }
-  }
-  // A create does not prove the right to write status or to re-own Secrets: ask.
-  const asked = new Set<string>();
-  const ask = async (verb: string, key: ObjectKey, subresource?: string) => {
+  });
+  // A create does not prove the right to write status or to re-own Secrets: ask, once per question.
+  const questions = new Map<string, { verb: string; key: ObjectKey; plural: string; subresource?: string }>();
+  const question = async (verb: string, key: ObjectKey, subresource?: string) => {
     const resource = await api.resource(key.apiVersion, key.kind);
     if (resource === undefined) return;
-    const question = `${verb} ${resource.name}${subresource === undefined ? '' : `/${subresource}`} ${key.namespace ?? ''}`;
-    if (asked.has(question)) return;
-    asked.add(question);
-    if (!(await api.allowed(verb, key.apiVersion, resource.name, key.namespace, subresource))) {
-      problems.push({ object: labelOf(key), message: `forbidden: cannot ${question.trim()}`, status: 403 });
-    }
+    const text =
+      `${verb} ${resource.name}${subresource === undefined ? '' : `/${subresource}`} ${key.namespace ?? ''}`.trim();
+    if (!questions.has(text))
+      questions.set(text, {
+        verb,
+        key,
+        plural: resource.name,
+        ...(subresource === undefined ? {} : { subresource }),
+      });
   };
-  try {
-    for (const planned of plan.objects)
-      if (planned.status !== undefined) await ask('patch', planned.key, 'status');
-    for (const secret of plan.secrets) await ask('patch', secret.key);
-  } catch (error) {
-    problems.push(problemOf('SelfSubjectAccessReview', error));
-  }
-  return problems;
+  for (const planned of plan.objects)
+    if (planned.status !== undefined) await question('patch', planned.key, 'status');
+  for (const secret of plan.secrets) await question('patch', secret.key);
+  await forEachConcurrently([...questions], CONCURRENCY, async ([text, q]) => {
+    try {
+      if (!(await api.allowed(q.verb, q.key.apiVersion, q.plural, q.key.namespace, q.subresource))) {
+        problems.push({ object: labelOf(q.key), message: `forbidden: cannot ${text}`, status: 403 });
+      }
+    } catch (error) {
+      problems.push(problemOf('SelfSubjectAccessReview', error));
+    }
+  });
+  return inPlanOrder(problems, plan);
+}
+
+/** Problems found concurrently, sorted as the plan lists their objects. */
+function inPlanOrder(problems: Problem[], plan: MigrationPlan): Problem[] {
+  const rank = new Map(plan.objects.map((p, i) => [labelOf(p.key), i]));
+  return problems.sort(
+    (a, b) => (rank.get(a.object) ?? plan.objects.length) - (rank.get(b.object) ?? plan.objects.length),
+  );
 }
 
 /** The create request with its Cluster API ownerReferences pointing at the owners' current UIDs. */
@@ -148,92 +167,145 @@ function desiredReferences(planned: PlannedObject, uidOfOwner: (key: ObjectKey) 
  * object already right is not written again.
  */
 export async function execute(api: ClusterApi, plan: MigrationPlan, dryRun: boolean): Promise<ApplySummary> {
-  const summary = {
-    dryRun,
-    created: [] as string[],
-    alreadyPresent: [] as string[],
-    reowned: [] as string[],
-    restoredStatus: [] as string[],
-    reownedSecrets: [] as string[],
-    warnings: [...plan.warnings],
-  };
   const uids = new Map<string, string>();
   const uidOfOwner = (key: ObjectKey): string => {
     const uid = uids.get(identity(key));
     if (uid === undefined) throw new Error(`internal: owner ${labelOf(key)} is created after what it owns`);
     return uid;
   };
-
-  for (const planned of plan.objects) {
-    const label = labelOf(planned.key);
-    const live = await api.get(planned.key);
-    if (live !== undefined && !isOurs(live, planned)) {
-      throw new MigrateFailure({
-        code: 'preflight',
-        message: `${label} appeared during the migration and is not ours`,
-        problems: [{ object: label, message: 'exists and was not created by this migration' }],
-      });
-    }
-    let uid: string;
-    if (live === undefined) {
-      const created = await api.create(withOwners(planned, uidOfOwner), planned.key, dryRun);
-      uid = uidOf(created) ?? '';
-      summary.created.push(label);
-    } else {
-      uid = uidOf(live) ?? '';
-      summary.alreadyPresent.push(label);
-      const desired = desiredReferences(planned, uidOfOwner);
-      if (
-        JSON.stringify(normalized(metadataOf(live).ownerReferences)) !== JSON.stringify(normalized(desired))
-      ) {
-        await api.patch(
-          planned.key,
-          {
-            metadata: { ownerReferences: desired, resourceVersion: metadataOf(live).resourceVersion ?? null },
-          },
-          dryRun,
-        );
-        summary.reowned.push(label);
-      }
-    }
-    uids.set(identity(planned.key), uid);
-    if (planned.status !== undefined) {
-      const current = live === undefined ? undefined : live.status;
-      if (firstDifference(planned.status, current) !== undefined) {
-        // A dry-run create persists nothing, so there is no status subresource to write to.
-        if (!(dryRun && live === undefined)) await api.patchStatus(planned.key, planned.status, dryRun);
-        summary.restoredStatus.push(label);
-      }
-    }
+  const outcomes = new Map<string, Outcome>();
+  const migrateOne = async (planned: PlannedObject) => {
+    const outcome = await migrateObject(api, planned, uidOfOwner, dryRun);
+    uids.set(identity(planned.key), outcome.uid);
+    outcomes.set(identity(planned.key), outcome);
+  };
+  // Tiers run one after the other (owners first); the objects of a tier at once, each
+  // followed by what was generated for it (which it owns).
+  for (const tier of tiers(plan.objects)) {
+    await forEachConcurrently(tier, CONCURRENCY, async (group) => {
+      for (const planned of group) await migrateOne(planned);
+    });
   }
+  const reownedSecrets = new Set<string>();
+  const warnings = [...plan.warnings];
+  await forEachConcurrently(plan.secrets, CONCURRENCY, async ({ key, cluster }) => {
+    const result = await reownSecret(api, key, cluster, uids.get(identity(cluster)), dryRun);
+    if (result === 'reowned') reownedSecrets.add(labelOf(key));
+    else if (result !== 'owned') warnings.push(result);
+  });
 
-  for (const { key, cluster } of plan.secrets) {
-    const label = labelOf(key);
-    const secret = await api.get(key);
-    const clusterUid = uids.get(identity(cluster));
-    if (secret === undefined || clusterUid === undefined) {
-      summary.warnings.push(
-        `${label}: ${secret === undefined ? 'gone' : `its ${labelOf(cluster)} was not migrated`}; not re-owned`,
-      );
+  const labels = (pick: (o: Outcome) => boolean) =>
+    plan.objects.filter((p) => pick(outcomes.get(identity(p.key))!)).map((p) => labelOf(p.key));
+  return {
+    dryRun,
+    created: labels((o) => o.created),
+    alreadyPresent: labels((o) => !o.created),
+    reowned: labels((o) => o.reowned),
+    restoredStatus: labels((o) => o.restoredStatus),
+    reownedSecrets: plan.secrets.map((s) => labelOf(s.key)).filter((l) => reownedSecrets.has(l)),
+    warnings,
+  };
+}
+
+interface Outcome {
+  readonly uid: string;
+  readonly created: boolean;
+  readonly reowned: boolean;
+  readonly restoredStatus: boolean;
+}
+
+/**
+ * The plan's objects as tiers of groups: a group is a converted object and what was
+ * generated for it; a tier is every group of one kind (Clusters, then MachineDeployments, …).
+ */
+function tiers(objects: readonly PlannedObject[]): PlannedObject[][][] {
+  const out: PlannedObject[][][] = [];
+  for (const planned of objects) {
+    if (planned.generated) {
+      out.at(-1)?.at(-1)?.push(planned);
       continue;
     }
-    const references = metadataOf(secret).ownerReferences;
-    const current = Array.isArray(references) ? references.filter(isObject) : [];
-    if (current.some((r) => r.uid === clusterUid)) continue;
-    const reference = ownerReference({ owner: cluster }, clusterUid);
-    await api.patch(
-      key,
-      {
-        metadata: {
-          ownerReferences: [...current, reference],
-          resourceVersion: metadataOf(secret).resourceVersion ?? null,
-        },
-      },
-      dryRun,
-    );
-    summary.reownedSecrets.push(label);
+    const tier = out.at(-1);
+    if (tier !== undefined && tier[0]![0]!.key.kind === planned.key.kind) tier.push([planned]);
+    else out.push([[planned]]);
   }
-  return summary;
+  return out;
+}
+
+/** Creates one object, or brings the one an earlier run created up to date. */
+async function migrateObject(
+  api: ClusterApi,
+  planned: PlannedObject,
+  uidOfOwner: (key: ObjectKey) => string,
+  dryRun: boolean,
+): Promise<Outcome> {
+  const label = labelOf(planned.key);
+  const live = await api.get(planned.key);
+  if (live !== undefined && !isOurs(live, planned)) {
+    throw new MigrateFailure({
+      code: 'preflight',
+      message: `${label} appeared during the migration and is not ours`,
+      problems: [{ object: label, message: 'exists and was not created by this migration' }],
+    });
+  }
+  let uid: string;
+  let reowned = false;
+  if (live === undefined) {
+    const created = await api.create(withOwners(planned, uidOfOwner), planned.key, dryRun);
+    uid = uidOf(created) ?? '';
+  } else {
+    uid = uidOf(live) ?? '';
+    const desired = desiredReferences(planned, uidOfOwner);
+    if (
+      JSON.stringify(normalized(metadataOf(live).ownerReferences)) !== JSON.stringify(normalized(desired))
+    ) {
+      await api.patch(
+        planned.key,
+        { metadata: { ownerReferences: desired, resourceVersion: metadataOf(live).resourceVersion ?? null } },
+        dryRun,
+      );
+      reowned = true;
+    }
+  }
+  let restoredStatus = false;
+  if (planned.status !== undefined && firstDifference(planned.status, live?.status) !== undefined) {
+    // A dry-run create persists nothing, so there is no status subresource to write to.
+    if (!(dryRun && live === undefined)) await api.patchStatus(planned.key, planned.status, dryRun);
+    restoredStatus = true;
+  }
+  return { uid, created: live === undefined, reowned, restoredStatus };
+}
+
+/**
+ * Adds the new Cluster to a Secret's owners (keeping the old ones), unless it is there.
+ * Returns what happened, or a warning when there is nothing to do it with.
+ */
+async function reownSecret(
+  api: ClusterApi,
+  key: ObjectKey,
+  cluster: ObjectKey,
+  clusterUid: string | undefined,
+  dryRun: boolean,
+): Promise<'reowned' | 'owned' | string> {
+  const label = labelOf(key);
+  const secret = await api.get(key);
+  if (secret === undefined) return `${label}: gone; not re-owned`;
+  if (clusterUid === undefined) return `${label}: its ${labelOf(cluster)} was not migrated; not re-owned`;
+  const references = metadataOf(secret).ownerReferences;
+  const current = Array.isArray(references) ? references.filter(isObject) : [];
+  if (current.some((r) => r.uid === clusterUid)) return 'owned';
+  const reference = ownerReference({ owner: cluster }, clusterUid);
+  await api.patch(
+    key,
+    {
+      metadata: {
+        ownerReferences: [...current, reference],
+        resourceVersion: metadataOf(secret).resourceVersion ?? null,
+      },
+    },
+    dryRun,
+  );
+  return 'reowned';
 }
 
 /** ownerReferences as compared: the fields a migration sets, in a fixed order. */

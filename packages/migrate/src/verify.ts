@@ -1,5 +1,6 @@
 import { isObject, type JsonObject, V1ALPHA1, V1ALPHA2 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
+import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
 import type { Problem } from './errors.js';
 import {
   annotationsOf,
@@ -38,8 +39,12 @@ function at(object: JsonObject, path: string): unknown {
 export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<VerifyResult> {
   const differences: Problem[] = [];
   const live = new Map<string, JsonObject>();
+  const fetched = new Map<string, JsonObject | undefined>();
+  await forEachConcurrently(plan.objects, CONCURRENCY, async (planned) => {
+    fetched.set(identity(planned.key), await api.get(planned.key));
+  });
   for (const planned of plan.objects) {
-    const object = await api.get(planned.key);
+    const object = fetched.get(identity(planned.key));
     const label = labelOf(planned.key);
     if (object === undefined) {
       differences.push({ object: label, message: `missing (the counterpart of ${labelOf(planned.source)})` });
