@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { KubernetesObjectApi } from '@kubernetes/client-node';
+import { type KubernetesObject, KubernetesObjectApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { crdDirs, type SourceCluster, seedSourceCluster } from '../../migrate/test/support/source-cluster.js';
 import { runCli } from './helpers/run-cli.js';
@@ -103,8 +103,34 @@ describe.skipIf(noControlPlane())('capi-kit migrate against a live management cl
     const verified = migrate('verify');
     expect(verified).toMatchObject({ code: 0, stdout: expect.stringContaining('no differences') });
 
+    // A v0.1 controller still running: prune warns (it has cleared finalizers, so it is safe).
+    const system = await env.createNamespace('cluster-api-system');
+    await KubernetesObjectApi.makeApiClient(env.kubeConfig).create({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'cluster-api-controller-manager', namespace: system },
+      spec: {
+        replicas: 1,
+        serviceName: 'manager',
+        selector: { matchLabels: { app: 'manager' } },
+        template: {
+          metadata: { labels: { app: 'manager' } },
+          spec: {
+            containers: [
+              {
+                name: 'manager',
+                image: 'us.gcr.io/k8s-artifacts-prod/cluster-api/cluster-api-controller:v0.1.10',
+              },
+            ],
+          },
+        },
+      },
+    } as KubernetesObject);
     const pruned = migrate('prune', '--confirm');
     expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stderr).toContain(
+      `warning: StatefulSet ${system}/cluster-api-controller-manager has 1 replica(s): stop the v0.1 controllers`,
+    );
     expect(pruned.stdout).toContain(`pruned ${source.objects} v1alpha1 object(s)`);
     expect(await count('cluster.k8s.io/v1alpha1', 'Machine', env.namespace)).toBe(0);
     expect(await count('cluster.x-k8s.io/v1alpha2', 'Machine', env.namespace)).toBe(
@@ -112,6 +138,41 @@ describe.skipIf(noControlPlane())('capi-kit migrate against a live management cl
     );
     expect(await count('v1', 'Secret', env.namespace)).toBeGreaterThanOrEqual(1);
   });
+
+  it.skipIf(noControlPlane('client-certificates'))(
+    'a user who may only read gets exit 3, the 403 named with the verb and resource, and nothing written',
+    async () => {
+      const other = await env.createNamespace('migrate-cli-rbac');
+      await seedSourceCluster(env.kubeConfig, other, { provider: 'aws', name: 'ro', workers: 1 });
+      const user = `reader-${other}`;
+      const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+      await rbac.createClusterRole({
+        body: {
+          metadata: { name: user },
+          rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] }],
+        },
+      });
+      await rbac.createClusterRoleBinding({
+        body: {
+          metadata: { name: user },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
+          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
+        },
+      });
+      const kubeconfig = join(mkdtempSync(join(tmpdir(), 'capi-kit-migrate-rbac-')), 'kubeconfig');
+      writeFileSync(kubeconfig, (await env.kubeConfigFor(user)).exportConfig());
+      // RBAC reaches the authorizer's cache shortly after the binding: poll until it reads.
+      let result = runCli(['migrate', 'apply', '-n', other], { env: { KUBECONFIG: kubeconfig } });
+      for (let i = 0; i < 30 && !result.stderr.includes('create machines.cluster.x-k8s.io'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        result = runCli(['migrate', 'apply', '-n', other], { env: { KUBECONFIG: kubeconfig } });
+      }
+      expect(result).toMatchObject({ code: 3, stdout: '' });
+      expect(result.stderr).toContain('create machines.cluster.x-k8s.io');
+      expect(result.stderr).toContain('403');
+      expect(await count('cluster.x-k8s.io/v1alpha2', 'Cluster', other)).toBe(0);
+    },
+  );
 
   it('verify exits 1 listing what is missing, with nothing on stdout', async () => {
     const other = await env.createNamespace('migrate-cli');
