@@ -7,6 +7,8 @@ export interface CliIO {
   readonly stderr: (text: string) => void;
   readonly readStdin: () => Promise<string>;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Whether stdout is a terminal (colour is for terminals only; absent: not one). */
+  readonly stdoutIsTTY?: boolean;
 }
 
 export const processIO: CliIO = {
@@ -18,6 +20,7 @@ export const processIO: CliIO = {
     return Buffer.concat(chunks).toString('utf8');
   },
   env: process.env,
+  stdoutIsTTY: process.stdout.isTTY === true,
 };
 
 /** Reads `-f FILE` (or `-f -` for stdin) as UTF-8 text. */

@@ -10,6 +10,7 @@ import { oneOf, parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit autoscaler groups [--json] [options]
        capi-kit autoscaler node-group NODE [--json] [options]
@@ -56,12 +57,6 @@ const options = {
 } as const;
 
 const actions = ['groups', 'node-group'] as const;
-
-// Text output shows names and IDs from the cluster: control characters in them are
-// escaped so they cannot move the cursor or forge lines.
-const printable = (text: string) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is escaped
-  text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 

@@ -38,6 +38,16 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./lease.js')).leaseCommand,
   },
   {
+    name: 'get',
+    summary: 'list Clusters, Machines, MachineSets or MachineDeployments of a live management cluster',
+    load: async () => (await import('./get.js')).getCommand,
+  },
+  {
+    name: 'describe',
+    summary: 'describe a Cluster: its machines, their nodes, maintenance leases and problems',
+    load: async () => (await import('./describe.js')).describeCommand,
+  },
+  {
     name: 'autoscaler',
     summary: "list node groups and find a node's group, as cluster-autoscaler sees them",
     load: async () => (await import('./autoscaler.js')).autoscalerCommand,

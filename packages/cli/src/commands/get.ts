@@ -1,0 +1,277 @@
+import type { CapiClient, CapiKind, Unreadable } from '@capi-kit/client';
+import { oneOf, parseCommandLine } from '../args.js';
+import { connectManagement, namespaceOf } from '../cluster-client.js';
+import type { CommandBody } from '../command.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import { age, formatTable } from '../table.js';
+import { printable } from '../text.js';
+
+const usage = `Usage: capi-kit get clusters|machines|machinesets|machinedeployments [-A | -n NS] [-o json|yaml|wide]
+
+Lists Cluster API objects of a live management cluster, of every Cluster API version it
+serves (cluster.k8s.io/v1alpha1 and cluster.x-k8s.io/v1alpha2 side by side), as a table
+like kubectl's. Phases are core's (v1alpha2 as the controllers compute them, v1alpha1
+normalised). Uses --kubeconfig FILE, else KUBECONFIG, else ~/.kube/config, else the
+in-cluster config.
+
+Options:
+  -A, --all-namespaces   every namespace
+  -n, --namespace NS     this namespace (default: the context's, else default)
+  -o, --output FMT       json or yaml: a kubectl-style v1 List of the objects as served;
+                         wide: more columns
+      --kubeconfig FILE  the management cluster's kubeconfig
+
+Objects that do not decode are listed (phase <invalid>) with their errors on stderr.
+
+Exit codes: 0 ok, 2 usage error, 3 cluster/API error (nothing on stdout then).
+`;
+
+/** One listable kind: its spellings on the command line and its table. */
+interface KindRow {
+  readonly kind: CapiKind;
+  readonly names: readonly string[];
+  /** Column headers and cell readers; `wide` columns only with -o wide. */
+  readonly columns: readonly Column[];
+}
+
+interface Column {
+  readonly header: string;
+  readonly wide?: boolean;
+  readonly cell: (item: Item, context: Context) => string;
+}
+
+/** An object as served, with what reading it needed. */
+interface Item {
+  readonly apiVersion: string;
+  readonly raw: Served;
+  readonly invalid?: Unreadable;
+}
+
+interface Context {
+  readonly now: number;
+  /** Machines of the listed scope, for the clusters' MACHINES column. */
+  readonly machines: readonly Item[];
+}
+
+type Served = {
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly creationTimestamp?: string;
+    readonly ownerReferences?: readonly { kind: string; name: string }[];
+  };
+  readonly spec?: Record<string, unknown>;
+  readonly status?: Record<string, unknown>;
+};
+
+const str = (value: unknown) =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+const num = (value: unknown) => (typeof value === 'number' ? String(value) : '0');
+/** The library, imported when the command runs (client-node takes a while to load). */
+let lib: typeof import('@capi-kit/client');
+const phase = (item: Item) =>
+  item.invalid === undefined ? lib.phaseOf(item.raw as never) || '<unknown>' : '<invalid>';
+const cluster = (item: Item) => lib.clusterNameOf(item.raw as never) ?? '';
+const owner = (item: Item) =>
+  (item.raw.metadata?.ownerReferences ?? []).map((r) => `${r.kind}/${r.name}`).join(',') || '<none>';
+
+const common = {
+  name: { header: 'NAME', cell: (i: Item) => str(i.raw.metadata?.name) },
+  apiVersion: { header: 'APIVERSION', cell: (i: Item) => i.apiVersion },
+  cluster: { header: 'CLUSTER', cell: cluster },
+  age: { header: 'AGE', cell: (i: Item, c: Context) => age(i.raw.metadata?.creationTimestamp, c.now) },
+} satisfies Record<string, Column>;
+
+function machinesReady(item: Item, context: Context): string {
+  const name = str(item.raw.metadata?.name);
+  const namespace = item.raw.metadata?.namespace;
+  const mine = context.machines.filter(
+    (m) => m.apiVersion === item.apiVersion && m.raw.metadata?.namespace === namespace && cluster(m) === name,
+  );
+  return `${mine.filter((m) => phase(m) === 'running').length}/${mine.length}`;
+}
+
+const KIND_ROWS: readonly KindRow[] = [
+  {
+    kind: 'Cluster',
+    names: ['clusters', 'cluster'],
+    columns: [
+      common.name,
+      common.apiVersion,
+      { header: 'PHASE', cell: phase },
+      { header: 'MACHINES', cell: machinesReady },
+      common.age,
+      {
+        header: 'ENDPOINT',
+        wide: true,
+        cell: (i) => {
+          const endpoint = (
+            i.raw.status?.apiEndpoints as { host?: string; port?: number }[] | undefined
+          )?.[0];
+          return endpoint === undefined ? '<none>' : `${str(endpoint.host)}:${num(endpoint.port)}`;
+        },
+      },
+    ],
+  },
+  {
+    kind: 'Machine',
+    names: ['machines', 'machine', 'ma'],
+    columns: [
+      common.name,
+      common.apiVersion,
+      common.cluster,
+      { header: 'PHASE', cell: phase },
+      { header: 'PROVIDERID', cell: (i) => str(i.raw.spec?.providerID) || '<none>' },
+      common.age,
+      {
+        header: 'NODE',
+        wide: true,
+        cell: (i) => str((i.raw.status?.nodeRef as { name?: string })?.name) || '<none>',
+      },
+      {
+        header: 'VERSION',
+        wide: true,
+        cell: (i) =>
+          str(i.raw.spec?.version ?? (i.raw.spec?.versions as { kubelet?: string })?.kubelet) || '<none>',
+      },
+      { header: 'OWNER', wide: true, cell: owner },
+    ],
+  },
+  {
+    kind: 'MachineSet',
+    names: ['machinesets', 'machineset', 'ms'],
+    columns: [
+      common.name,
+      common.apiVersion,
+      common.cluster,
+      { header: 'REPLICAS', cell: (i) => num(i.raw.spec?.replicas) },
+      { header: 'READY', cell: (i) => num(i.raw.status?.readyReplicas) },
+      { header: 'AVAILABLE', cell: (i) => num(i.raw.status?.availableReplicas) },
+      common.age,
+      { header: 'OWNER', wide: true, cell: owner },
+    ],
+  },
+  {
+    kind: 'MachineDeployment',
+    names: ['machinedeployments', 'machinedeployment', 'md'],
+    columns: [
+      common.name,
+      common.apiVersion,
+      common.cluster,
+      { header: 'REPLICAS', cell: (i) => num(i.raw.spec?.replicas) },
+      { header: 'READY', cell: (i) => num(i.raw.status?.readyReplicas) },
+      { header: 'UPDATED', cell: (i) => num(i.raw.status?.updatedReplicas) },
+      { header: 'AVAILABLE', cell: (i) => num(i.raw.status?.availableReplicas) },
+      common.age,
+      { header: 'PAUSED', wide: true, cell: (i) => String(i.raw.spec?.paused === true) },
+    ],
+  },
+];
+
+/** Every served version of `kind`, listed as served; Left: the message of the first failure. */
+async function listServed(
+  client: CapiClient,
+  kind: CapiKind,
+  namespace: string | undefined,
+): Promise<{ items: Item[] } | { error: string }> {
+  const items: Item[] = [];
+  for (const source of client.resources(kind)) {
+    const listed = await source.listRaw(namespace === undefined ? {} : { namespace }, (raw) => {
+      const decoded = source.decode(raw);
+      items.push({
+        apiVersion: source.info.apiVersion,
+        raw: raw as Served,
+        ...(decoded._tag === 'Left' ? { invalid: decoded.left } : {}),
+      });
+    });
+    if (listed._tag === 'Left') return { error: listed.left.message };
+  }
+  const key = (i: Item) =>
+    `${i.raw.metadata?.namespace ?? ''}\u0000${i.raw.metadata?.name ?? ''}\u0000${i.apiVersion}`;
+  items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return { items };
+}
+
+async function run(args: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandLine(args, {
+    'all-namespaces': { type: 'boolean', short: 'A' },
+    namespace: { type: 'string', short: 'n' },
+    output: { type: 'string', short: 'o' },
+    kubeconfig: { type: 'string' },
+  });
+  const [what, ...extra] = positionals;
+  if (what === undefined)
+    throw new UsageError('missing what to get (clusters, machines, machinesets, machinedeployments)');
+  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const row = KIND_ROWS.find((r) => r.names.includes(what.toLowerCase()));
+  if (row === undefined)
+    throw new UsageError(`cannot get '${what}': one of clusters, machines, machinesets, machinedeployments`);
+  const output = oneOf('-o', values.output, ['table', 'json', 'yaml', 'wide'], 'table');
+  if (values['all-namespaces'] && values.namespace !== undefined)
+    throw new UsageError('-A and -n exclude each other');
+
+  lib = await import('@capi-kit/client');
+  const { writeManifest } = await import('@capi-kit/core/manifest');
+  const client = await connectManagement(io, 'get', values.kubeconfig);
+  if (typeof client === 'number') return client;
+  const namespace = values['all-namespaces'] ? undefined : namespaceOf(client, values.namespace);
+  if (client.resources(row.kind).length === 0) {
+    const served = client.discovery.served.map((v) => v.apiVersion).join(', ') || 'none';
+    io.stderr(
+      `capi-kit get: the server serves no Cluster API version with ${row.kind} (served: ${served})\n`,
+    );
+    return ExitCode.cluster;
+  }
+  const listed = await listServed(client, row.kind, namespace);
+  if ('error' in listed) {
+    io.stderr(`capi-kit get: ${printable(listed.error)}\n`);
+    return ExitCode.cluster;
+  }
+  let machines: Item[] = [];
+  if (row.kind === 'Cluster' && (output === 'table' || output === 'wide')) {
+    const machineList = await listServed(client, 'Machine', namespace);
+    if ('error' in machineList) {
+      io.stderr(`capi-kit get: ${printable(machineList.error)}\n`);
+      return ExitCode.cluster;
+    }
+    machines = machineList.items;
+  }
+  for (const item of listed.items)
+    if (item.invalid !== undefined) io.stderr(`capi-kit get: warning: ${printable(item.invalid.message)}\n`);
+
+  if (output === 'json' || output === 'yaml') {
+    // kubectl's shape: a v1 List of the objects exactly as served.
+    const list = {
+      apiVersion: 'v1',
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+      items: listed.items.map((i) => i.raw),
+    };
+    io.stdout(output === 'json' ? `${JSON.stringify(list, null, 2)}\n` : writeManifest([list], 'yaml'));
+    return ExitCode.ok;
+  }
+  if (listed.items.length === 0) {
+    io.stderr(
+      `No resources found${namespace === undefined ? '' : ` in ${printable(namespace)} namespace`}.\n`,
+    );
+    return ExitCode.ok;
+  }
+  const columns = [
+    ...(namespace === undefined
+      ? [{ header: 'NAMESPACE', cell: (i: Item) => str(i.raw.metadata?.namespace) } satisfies Column]
+      : []),
+    ...row.columns.filter((c) => output === 'wide' || !c.wide),
+  ];
+  const context: Context = { now: Date.now(), machines };
+  const rows = listed.items.map((item) => columns.map((c) => printable(c.cell(item, context))));
+  io.stdout(
+    formatTable(
+      columns.map((c) => c.header),
+      rows,
+    ),
+  );
+  return ExitCode.ok;
+}
+
+export const getCommand: CommandBody = { usage, run };

@@ -1,0 +1,193 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { capiCrdDirs } from '../../client/test/helpers/fixtures.js';
+import { buildScenario, ids } from '../../client/test/helpers/scenario.js';
+import type { CliIO } from '../src/io.js';
+import { main } from '../src/main.js';
+import { runCli } from './helpers/run-cli.js';
+
+// `capi-kit get` and `capi-kit describe` as a user runs them: the built binary, the shared
+// control plane as the management cluster, a private one as the workload cluster.
+const management = useControlPlane();
+const scratch = mkdtempSync(join(tmpdir(), 'capi-kit-get-describe-'));
+
+describe.skipIf(noControlPlane('private-local'))('capi-kit get and describe', () => {
+  let workload: ControlPlane;
+  let nodeNames: { joined: string; lonely: string };
+  let ns: string;
+  const cli = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>
+    runCli(args, { env: { KUBECONFIG: management.kubeconfigPath, ...env } });
+
+  beforeAll(async () => {
+    workload = await startControlPlane({ log: () => {} });
+    for (const dir of capiCrdDirs) await management.installCRDs(dir);
+    ns = management.namespace;
+    ({ nodeNames } = await buildScenario(management.kubeConfig, workload, ns));
+  });
+
+  afterAll(async () => {
+    await workload?.stop();
+  });
+
+  it('get clusters: a table of both API versions, and -o json a v1 List of the objects as served', () => {
+    const table = cli(['get', 'clusters', '-n', ns]);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+APIVERSION\s+PHASE\s+MACHINES\s+AGE$/);
+    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 4))).toEqual([
+      ['legacy', 'cluster.k8s.io/v1alpha1', '<unknown>', '1/1'],
+      ['prod', 'cluster.x-k8s.io/v1alpha2', 'pending', '0/3'],
+    ]);
+
+    const json = cli(['get', 'clusters', '-n', ns, '-o', 'json']);
+    expect(json.code).toBe(0);
+    const list = JSON.parse(json.stdout);
+    expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
+    expect(
+      list.items.map(
+        (i: { apiVersion: string; metadata: { name: string } }) => `${i.apiVersion} ${i.metadata.name}`,
+      ),
+    ).toEqual(['cluster.k8s.io/v1alpha1 legacy', 'cluster.x-k8s.io/v1alpha2 prod']);
+    expect(list.items[1].metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(list.items[0].spec.clusterNetwork.serviceDomain).toBe('cluster.local');
+  });
+
+  it('get machines, machinesets, machinedeployments: -A adds NAMESPACE, wide adds columns, yaml parses', () => {
+    const wide = cli(['get', 'machines', '-A', '-o', 'wide']);
+    expect(wide.code).toBe(0);
+    expect(wide.stdout.split('\n')[0]).toMatch(
+      /^NAMESPACE\s+NAME\s+APIVERSION\s+CLUSTER\s+PHASE\s+PROVIDERID\s+AGE\s+NODE\s+VERSION\s+OWNER$/,
+    );
+    const row = wide.stdout.split('\n').find((l) => l.startsWith(`${ns} `) && l.includes('prod-m-0'));
+    expect(row?.split(/\s+/).slice(0, 6)).toEqual([
+      ns,
+      'prod-m-0',
+      'cluster.x-k8s.io/v1alpha2',
+      'prod',
+      'provisioning',
+      ids.joined,
+    ]);
+    expect(row).toContain('MachineSet/prod-ms');
+
+    const sets = cli(['get', 'ms', '-n', ns]);
+    expect(sets.stdout).toMatch(/^NAME\s+APIVERSION\s+CLUSTER\s+REPLICAS\s+READY\s+AVAILABLE\s+AGE\n/);
+    expect(sets.stdout).toMatch(/legacy-ms\s+cluster\.k8s\.io\/v1alpha1\s+legacy\s+1\s+0\s+0/);
+    expect(sets.stdout).toMatch(/prod-ms\s+cluster\.x-k8s\.io\/v1alpha2\s+prod\s+3\s+0\s+0/);
+
+    const yaml = cli(['get', 'machinedeployments', '-n', ns, '-o', 'yaml']);
+    expect(yaml.code).toBe(0);
+    expect(parse(yaml.stdout).items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual([
+      'prod-md',
+    ]);
+
+    const empty = cli(['get', 'machines', '-n', 'no-such-namespace']);
+    expect(empty).toMatchObject({ code: 0, stdout: '' });
+    expect(empty.stderr).toBe('No resources found in no-such-namespace namespace.\n');
+  });
+
+  it('describe cluster --json: the contract object, joined across both clusters', () => {
+    const described = cli(['describe', 'cluster', 'prod', '-n', ns, '--json']);
+    expect(described.code).toBe(0);
+    const out = JSON.parse(described.stdout);
+    expect(Object.keys(out)).toEqual(['cluster', 'machines', 'nodesWithoutMachine', 'problems']);
+    expect(out.cluster).toEqual({
+      apiVersion: 'cluster.x-k8s.io/v1alpha2',
+      kind: 'Cluster',
+      name: 'prod',
+      namespace: ns,
+      phase: 'pending',
+    });
+    expect(out.machines[0]).toEqual({
+      name: 'prod-m-0',
+      namespace: ns,
+      phase: 'provisioning',
+      providerID: ids.joined,
+      owner: { kind: 'MachineSet', name: 'prod-ms' },
+      node: { name: nodeNames.joined, ready: true },
+      maintenance: { holder: 'reboot-agent/ops-1', state: 'held' },
+    });
+    expect(out.nodesWithoutMachine).toEqual([nodeNames.lonely]);
+    expect(out.problems).toHaveLength(4);
+    for (const p of out.problems) expect(Object.keys(p)).toEqual(['object', 'message']);
+
+    // The same through --workload-kubeconfig instead of the Secret.
+    const given = cli([
+      'describe',
+      'cluster',
+      'prod',
+      '-n',
+      ns,
+      '--json',
+      '--workload-kubeconfig',
+      workload.kubeconfigPath,
+    ]);
+    expect(JSON.parse(given.stdout)).toEqual(out);
+  });
+
+  it('describe cluster: a plain tree when piped, control characters escaped', () => {
+    const text = cli(['describe', 'cluster', 'prod', '-n', ns]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toContain('\u001b');
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toBe(`Cluster ${ns}/prod (cluster.x-k8s.io/v1alpha2)  phase pending`);
+    expect(lines[1]).toBe('└─ MachineDeployment prod-md  replicas 3');
+    expect(lines[2]).toBe('   └─ MachineSet prod-ms  replicas 3');
+    expect(lines[3]).toBe(
+      `      ├─ Machine prod-m-0  provisioning  ${ids.joined}  node ${nodeNames.joined} Ready  maintenance: held by reboot-agent/ops-1`,
+    );
+    expect(text.stdout).toContain(`Machine ${ns}/prod-m-2: failed: CreateError: quota \\x1b[31mexceeded`);
+  });
+
+  it('describe cluster: colour on a terminal only, still escaping what came from the cluster', async () => {
+    const out: string[] = [];
+    const io: CliIO = {
+      stdout: (t) => out.push(t),
+      stderr: () => {},
+      readStdin: async () => '',
+      env: { KUBECONFIG: management.kubeconfigPath },
+      stdoutIsTTY: true,
+    };
+    expect(await main(['describe', 'cluster', 'prod', '-n', ns], io)).toBe(0);
+    const text = out.join('');
+    expect(text).toContain('\u001b[1mMachine\u001b[0m prod-m-0');
+    expect(text).toContain('quota \\x1b[31mexceeded');
+    expect(text).not.toContain('quota \u001b[31m');
+  });
+
+  it('describe: an unknown cluster exits 1 with nothing on stdout; nodes unknown are a problem, not a failure', () => {
+    const missing = cli(['describe', 'cluster', 'nope', '-n', ns]);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toContain(`Cluster ${ns}/nope not found`);
+
+    const legacy = cli(['describe', 'cluster', 'legacy', '-n', ns, '--json']);
+    expect(legacy.code).toBe(0);
+    expect(JSON.parse(legacy.stdout).problems).toEqual([
+      {
+        object: `Secret ${ns}/legacy-kubeconfig`,
+        message: `nodes unknown: the workload kubeconfig Secret ${ns}/legacy-kubeconfig does not exist`,
+      },
+    ]);
+  });
+
+  it('unusable kubeconfigs exit 3 with nothing on stdout; bad command lines exit 2', () => {
+    const garbage = join(scratch, 'garbage.yaml');
+    writeFileSync(garbage, 'clusters: [: not yaml');
+    for (const result of [
+      cli(['get', 'clusters'], { KUBECONFIG: garbage }),
+      cli(['get', 'clusters'], { KUBECONFIG: join(scratch, 'missing.yaml') }),
+      cli(['describe', 'cluster', 'prod', '-n', ns, '--workload-kubeconfig', join(scratch, 'missing.yaml')]),
+    ]) {
+      expect(result).toMatchObject({ code: 3, stdout: '' });
+      expect(result.stderr).not.toBe('');
+    }
+    expect(cli(['get', 'widgets']).code).toBe(2);
+    expect(cli(['get', 'machines', '-A', '-n', ns]).code).toBe(2);
+    expect(cli(['describe', 'machine', 'x']).code).toBe(2);
+    expect(cli(['describe', 'cluster']).code).toBe(2);
+  });
+});
