@@ -4,10 +4,11 @@
  * failure becomes a NodeGroupError naming the operation and the server's own words.
  */
 import { type CapiClient, type ClientError, connect } from '@capi-kit/client';
+import { isPlainObject } from '@capi-kit/core/objects';
 import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { NodeGroupError } from './errors.js';
 import { capiGroup, legacyCapiGroup } from './keys.js';
-import { isRecord, type KubeObject } from './objects.js';
+import type { KubeObject } from './objects.js';
 import type { ScalableKind } from './snapshot.js';
 
 /** The served Cluster API group and version, and whether it serves MachineDeployments. */
@@ -51,7 +52,7 @@ function serverMessage(body: unknown): string | undefined {
       return body.trim() === '' ? undefined : body.slice(0, 500);
     }
   }
-  return isRecord(parsed) && typeof parsed.message === 'string' ? parsed.message : undefined;
+  return isPlainObject(parsed) && typeof parsed.message === 'string' ? parsed.message : undefined;
 }
 
 /** Runs one API call; any failure becomes an `api-error` naming `operation`. */

@@ -1,3 +1,4 @@
+import { isPlainObject } from '@capi-kit/core/objects';
 /**
  * The few object fields node groups read, for objects of any Cluster API version. Objects
  * come from the API server or from callers, so every accessor tolerates missing or
@@ -32,15 +33,11 @@ export interface KubeObject {
   readonly status?: unknown;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A field of a nested record, or undefined when any step is missing or not a record. */
 export function field(value: unknown, ...path: readonly string[]): unknown {
   let current = value;
   for (const key of path) {
-    if (!isRecord(current)) return undefined;
+    if (!isPlainObject(current)) return undefined;
     current = current[key];
   }
   return current;
@@ -53,7 +50,7 @@ export function stringField(value: unknown, ...path: readonly string[]): string 
 
 /** The string entries of a string map (labels, annotations); anything else is ignored. */
 export function stringMap(value: unknown): Readonly<Record<string, string>> {
-  if (!isRecord(value)) return {};
+  if (!isPlainObject(value)) return {};
   for (const entry of Object.values(value)) if (typeof entry !== 'string') return onlyStrings(value);
   return value as Record<string, string>;
 }
@@ -79,7 +76,7 @@ export function ownerReferencesOf(o: KubeObject): OwnerReference[] {
   if (!Array.isArray(refs)) return [];
   return refs.filter(
     (r): r is OwnerReference =>
-      isRecord(r) && typeof r.kind === 'string' && typeof r.name === 'string' && r.name !== '',
+      isPlainObject(r) && typeof r.kind === 'string' && typeof r.name === 'string' && r.name !== '',
   );
 }
 

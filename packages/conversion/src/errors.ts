@@ -1,3 +1,4 @@
+import { formatObjectName } from '@capi-kit/core/objects';
 import type { StashRefusalCode } from './stash-rules.js';
 
 /**
@@ -13,6 +14,8 @@ export interface ConversionError {
   readonly line?: number;
   readonly kind?: string;
   readonly name?: string;
+  /** The object's `metadata.generateName`, when it has no name yet. */
+  readonly generateName?: string;
   readonly namespace?: string;
   /** JSON path of the offending field, e.g. `spec.providerSpec.value`. */
   readonly path?: string;
@@ -21,16 +24,7 @@ export interface ConversionError {
 
 /** `document 3 (Machine default/web-0, line 40): spec.providerSpec.value: no conversion plug-in …`. */
 export function formatConversionError(error: ConversionError): string {
-  const what = [
-    error.kind,
-    error.name === undefined
-      ? undefined
-      : error.namespace === undefined
-        ? error.name
-        : `${error.namespace}/${error.name}`,
-  ]
-    .filter((p) => p !== undefined)
-    .join(' ');
+  const what = formatObjectName(error);
   const details = [
     what === '' ? undefined : what,
     error.line === undefined ? undefined : `line ${error.line}`,

@@ -1,4 +1,5 @@
 import { type ManifestFormat, readManifest, writeManifest } from '@capi-kit/core/manifest';
+import { expandV1List, objectName, qualifiedName } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ChainOptions, convertTo } from './chain/convert.js';
 import type { ChainVersion } from './chain/versions.js';
@@ -36,21 +37,8 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function nameOf(value: unknown): { kind?: string; name?: string; namespace?: string } {
-  if (!isObject(value)) return {};
-  const kind = str(value.kind);
-  const name = str(getPath(value, ['metadata', 'name']));
-  const namespace = str(getPath(value, ['metadata', 'namespace']));
-  return {
-    ...(kind === undefined ? {} : { kind }),
-    ...(name === undefined ? {} : { name }),
-    ...(namespace === undefined ? {} : { namespace }),
-  };
-}
-
-function qualified(name: string, namespace: string | undefined): string {
-  return namespace === undefined ? name : `${namespace}/${name}`;
-}
+const qualified = (name: string, namespace: string | undefined): string =>
+  qualifiedName({ name, ...(namespace === undefined ? {} : { namespace }) }) ?? '';
 
 /** Objects of one kind and version in the manifest, looked up by namespace and name. */
 class ByName<T> {
@@ -90,23 +78,17 @@ function collect(documents: readonly InputDocument[], kind: string): { object: J
 
 function identityKey(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
-  const { kind, name, namespace } = nameOf(value);
+  const { kind, name, namespace } = objectName(value);
   const apiVersion = str(value.apiVersion);
   if (kind === undefined || name === undefined || apiVersion === undefined || kind.endsWith('List'))
     return undefined;
   return `${apiGroup(apiVersion)}|${kind}|${namespace ?? ''}|${name}`;
 }
 
-/**
- * A `v1 List` (what `kubectl get -o json` prints, and what JSON output writes for several
- * documents) is a container: its items convert as documents of their own, at its index.
- */
-function expandV1List(doc: InputDocument): InputDocument[] {
-  const value = doc.value;
-  if (!isObject(value) || value.apiVersion !== 'v1' || value.kind !== 'List' || !Array.isArray(value.items)) {
-    return [doc];
-  }
-  return value.items.map((item) => ({ ...doc, value: item }));
+/** A `v1 List` is a container: its items convert as documents of their own, at its index. */
+function expandDocument(doc: InputDocument): InputDocument[] {
+  const values = expandV1List(doc.value);
+  return values.length === 1 && values[0] === doc.value ? [doc] : values.map((value) => ({ ...doc, value }));
 }
 
 /**
@@ -118,18 +100,18 @@ export function convertDocuments(
   input: readonly InputDocument[],
   options: ManifestConversionOptions,
 ): E.Either<ConversionError[], ManifestConversion> {
-  const documents = input.flatMap(expandV1List);
+  const documents = input.flatMap(expandDocument);
   // MachineClass exists only in v1alpha1: going anywhere else, classes are resolved and left out.
   const up = options.to !== V1ALPHA1;
   const classes = new ByName<{ object: JsonObject; index: number }>();
   const used = new Set<JsonObject>();
   for (const entry of collect(documents, 'MachineClass')) {
-    const { name, namespace } = nameOf(entry.object);
+    const { name, namespace } = objectName(entry.object);
     if (name !== undefined) classes.add(name, namespace, entry);
   }
   const clusters = new ByName<ClusterInfo>();
   for (const { object } of collect(documents, 'Cluster')) {
-    const { name, namespace } = nameOf(object);
+    const { name, namespace } = objectName(object);
     if (name === undefined) continue;
     const value = getPath(object, ['spec', 'providerSpec', 'value']);
     clusters.add(name, namespace, {
@@ -187,7 +169,7 @@ export function convertDocuments(
     const result = convertTo(doc.value, options.to, convertOptions);
     if (E.isLeft(result)) {
       const error = result.left;
-      errors.push({ ...at(doc), ...(error.kind === undefined ? nameOf(doc.value) : {}), ...error });
+      errors.push({ ...at(doc), ...(error.kind === undefined ? objectName(doc.value) : {}), ...error });
       continue;
     }
     const { object, generated, reports: objectReports } = result.right;
@@ -199,10 +181,10 @@ export function convertDocuments(
         // Converting a manifest that already holds the objects a plug-in makes (converted
         // before, or converted back and forth) yields the same object twice: write it once.
         if (deepEqual(first.value, value)) continue;
-        const { kind, name, namespace } = nameOf(value);
+        const { kind, name, namespace } = objectName(value);
         errors.push({
           ...at(doc),
-          ...nameOf(doc.value),
+          ...objectName(doc.value),
           message: `${kind} ${qualified(name ?? '', namespace)} would be written twice, with different content (also by document ${first.index + 1}); does the manifest mix versions of one object?`,
         });
         continue;
@@ -218,7 +200,7 @@ export function convertDocuments(
       r.object.kind === 'MachineClass' ? [r.object] : (Array.isArray(items) ? items : []).filter(isObject);
     const objects: ObjectReport[] = entries.map((mc) => ({
       kind: 'MachineClass',
-      ...nameOf(mc),
+      ...objectName(mc),
       action: 'removed',
       from: V1ALPHA1,
       moves: [],

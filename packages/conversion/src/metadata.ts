@@ -1,5 +1,8 @@
+import { capiConstants } from '@capi-kit/core/objects';
 import { assign, isObject, type Json, type JsonObject } from './path.js';
 import type { Direction } from './versions.js';
+
+const { v1alpha1, v1alpha2 } = capiConstants;
 
 /**
  * Keys that changed their name with the API group. Each row is one rename, read left to right
@@ -7,16 +10,16 @@ import type { Direction } from './versions.js';
  * `cluster.k8s.io/delete-machine` annotation, `machine-template-hash`, the
  * `machinedeployment.clusters.k8s.io/*` revision annotations) kept their names in v0.2.
  */
-export const V1ALPHA1_CLUSTER_NAME_LABEL = 'cluster.k8s.io/cluster-name';
-export const V1ALPHA2_CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
+export const V1ALPHA1_CLUSTER_NAME_LABEL = v1alpha1.Labels.clusterName;
+export const V1ALPHA2_CLUSTER_NAME_LABEL = v1alpha2.Labels.clusterName;
 
 export const LABEL_RENAMES: readonly (readonly [v1alpha1: string, v1alpha2: string])[] = [
   [V1ALPHA1_CLUSTER_NAME_LABEL, V1ALPHA2_CLUSTER_NAME_LABEL],
 ];
 
 export const FINALIZER_RENAMES: readonly (readonly [v1alpha1: string, v1alpha2: string])[] = [
-  ['cluster.cluster.k8s.io', 'cluster.cluster.x-k8s.io'],
-  ['machine.cluster.k8s.io', 'machine.cluster.x-k8s.io'],
+  [v1alpha1.Finalizers.cluster, v1alpha2.Finalizers.cluster],
+  [v1alpha1.Finalizers.machine, v1alpha2.Finalizers.machine],
 ];
 
 /** Owner references to these kinds follow the kind to its new group. */
@@ -26,7 +29,7 @@ export const OWNER_KINDS = ['Cluster', 'Machine', 'MachineSet', 'MachineDeployme
  * v1alpha2 marks control-plane Machines with this label; v1alpha1 had no label and used a
  * non-empty `spec.versions.controlPlane` instead. v0.2 only checks that the value is non-empty.
  */
-export const CONTROL_PLANE_LABEL = 'cluster.x-k8s.io/control-plane';
+export const CONTROL_PLANE_LABEL = v1alpha2.Labels.controlPlane;
 
 function renameTable(
   direction: Direction,

@@ -1,3 +1,5 @@
+import { formatJsonPath, isPlainObject, type JsonPath } from '@capi-kit/core/objects';
+
 /**
  * Plain-JSON helpers for the field-move tables: objects are read and written by path, and
  * never mutated in place once handed back to a caller.
@@ -8,22 +10,15 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 
 /** A path into a document: object keys and array indexes. */
-export type Path = readonly (string | number)[];
+export type Path = JsonPath;
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** core's plain-object test, narrowed to the JSON this package handles. */
+export const isObject: (value: unknown) => value is JsonObject = isPlainObject as (
+  value: unknown,
+) => value is JsonObject;
 
 /** `spec.template.metadata.labels["cluster.k8s.io/cluster-name"]`, for messages and the report. */
-export function formatPath(path: Path): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += out === '' ? part : `.${part}`;
-    else out += `[${JSON.stringify(part)}]`;
-  }
-  return out;
-}
+export const formatPath: (path: Path) => string = formatJsonPath;
 
 const dottedCache = new Map<string, string[]>();
 

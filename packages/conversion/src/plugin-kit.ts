@@ -1,3 +1,4 @@
+import { formatObjectName } from '@capi-kit/core/objects';
 import { V1ALPHA2_CLUSTER_NAME_LABEL } from './metadata.js';
 import { clone, dotted, getPath, isObject, type Json, type JsonObject, setPath } from './path.js';
 import {
@@ -222,7 +223,7 @@ export function certificateSecrets(
 
 /** `Kind ns/name` for move targets. */
 export function labelOf(kind: string, at: Named): string {
-  return `${kind} ${at.namespace === undefined ? '' : `${at.namespace}/`}${at.name}`;
+  return formatObjectName({ kind, ...at });
 }
 
 /** A Cluster's generated objects: named after it, and labelled with its own name. */

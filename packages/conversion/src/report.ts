@@ -1,9 +1,12 @@
+import { formatObjectName } from '@capi-kit/core/objects';
 import type { AppliedMove } from './moves.js';
 
 /** What happened to one object (a document, or one item of a List document). */
 export interface ObjectReport {
   readonly kind: string;
   readonly name?: string;
+  /** The object's `metadata.generateName`, when it has no name yet. */
+  readonly generateName?: string;
   readonly namespace?: string;
   /** `converted`, `unchanged` (other group or already the target version), `removed` (MachineClass). */
   readonly action: 'converted' | 'unchanged' | 'removed';
@@ -40,10 +43,7 @@ export interface ConversionReport {
 }
 
 /** `Kind ns/name`, or just the kind for an unnamed object. */
-export function objectLabel(o: ObjectReport): string {
-  const name = o.name === undefined ? '' : ` ${o.namespace === undefined ? '' : `${o.namespace}/`}${o.name}`;
-  return `${o.kind}${name}`;
-}
+export const objectLabel: (o: ObjectReport) => string = formatObjectName;
 
 /** The report as text for people: one block per object that changed. */
 export function formatReport(report: ConversionReport): string {

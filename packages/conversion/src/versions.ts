@@ -1,16 +1,16 @@
-/** The two API versions this package converts between. */
-export const V1ALPHA1 = 'cluster.k8s.io/v1alpha1';
-export const V1ALPHA2 = 'cluster.x-k8s.io/v1alpha2';
+import { capiConstants } from '@capi-kit/core/objects';
+
+export { apiGroup } from '@capi-kit/core/objects';
+
+const { v1alpha1, v1alpha2 } = capiConstants;
+
+/** The two API versions this package converts between (core's constants). */
+export const V1ALPHA1 = v1alpha1.APIVersion;
+export const V1ALPHA2 = v1alpha2.APIVersion;
 export type ApiVersion = typeof V1ALPHA1 | typeof V1ALPHA2;
 
-export const V1ALPHA1_GROUP = 'cluster.k8s.io';
-export const V1ALPHA2_GROUP = 'cluster.x-k8s.io';
-
-/** The API group of an apiVersion (`''` for the core group's `v1`). */
-export function apiGroup(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash === -1 ? '' : apiVersion.slice(0, slash);
-}
+export const V1ALPHA1_GROUP = v1alpha1.GroupName;
+export const V1ALPHA2_GROUP = v1alpha2.GroupName;
 
 /** The kinds both versions share (MachineClass exists only in v1alpha1, see manifest.ts). */
 export const CONVERTIBLE_KINDS = ['Cluster', 'Machine', 'MachineSet', 'MachineDeployment'] as const;

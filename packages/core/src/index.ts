@@ -17,5 +17,6 @@ export { type CompiledGuard, compiledGuard } from './api/schema/compile.js';
 export { Issue } from './api/schema/issues.js';
 export { strict } from './api/schema/strict.js';
 export * from './decode/index.js';
+export * from './objects/index.js';
 export * as v1alpha1 from './v1alpha1/index.js';
 export * as v1alpha2 from './v1alpha2/index.js';

@@ -1,5 +1,6 @@
 import { decodeWith, type SchemaError } from '@capi-kit/core';
 import { documentLabel } from '@capi-kit/core/manifest';
+import { isPlainObject } from '@capi-kit/core/objects';
 import {
   clusterPhase,
   isClusterPhase,
@@ -117,10 +118,6 @@ const listKinds = new Set([
   `${v1alpha1.APIVersion} ClusterList`,
 ]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
@@ -139,7 +136,7 @@ function outcomesOf(
   where: string,
   inherited?: { apiVersion: string; kind: string },
 ): Outcome[] {
-  if (!isRecord(value)) {
+  if (!isPlainObject(value)) {
     return [{ type: 'invalid', errors: [`${where}: not a Kubernetes object (expected a mapping)`] }];
   }
   const apiVersion = text(value.apiVersion) ?? inherited?.apiVersion;
@@ -170,7 +167,7 @@ function outcomesOf(
     return [{ type: 'invalid', errors: result.errors.map((error) => `${where}: ${error.message}`) }];
   }
   const { reading } = result;
-  const metadata = isRecord(value.metadata) ? value.metadata : {};
+  const metadata = isPlainObject(value.metadata) ? value.metadata : {};
   const row: PhaseRow = {
     kind: kind!,
     name: text(metadata.name) ?? '',

@@ -1,5 +1,6 @@
 import { type DecodeError, decode } from '@capi-kit/core';
 import { documentLabel, type ManifestDocument } from '@capi-kit/core/manifest';
+import { isV1List, objectLabel } from '@capi-kit/core/objects';
 import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -28,25 +29,6 @@ interface Verdict {
   readonly skipped?: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A `v1 List` (what `kubectl get -o json` prints) is a container, not an object to decode. */
-function isV1List(value: unknown): value is { items: unknown } {
-  return isRecord(value) && value.apiVersion === 'v1' && value.kind === 'List';
-}
-
-function describeObject(value: unknown): string {
-  if (!isRecord(value)) return '';
-  const metadata = isRecord(value.metadata) ? value.metadata : {};
-  const name = typeof metadata.name === 'string' ? metadata.name : undefined;
-  const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : undefined;
-  const kind = typeof value.kind === 'string' ? value.kind : undefined;
-  const qualified = name === undefined ? undefined : namespace === undefined ? name : `${namespace}/${name}`;
-  return [kind, qualified].filter((part) => part !== undefined).join(' ');
-}
-
 function verdictOf(error: DecodeError | undefined, prefix: string, strict: boolean): Verdict {
   if (error === undefined) return { errors: [] };
   switch (error.reason) {
@@ -65,7 +47,7 @@ function check(value: unknown, prefix: string, strict: boolean): Verdict[] {
   if (isV1List(value)) {
     if (!Array.isArray(value.items)) return [{ errors: [`${prefix}items: expected an array of objects`] }];
     return value.items.flatMap((item, i) => {
-      const what = describeObject(item);
+      const what = objectLabel(item);
       return check(item, `${prefix}items[${i}]${what === '' ? '' : ` (${what})`}: `, strict);
     });
   }

@@ -1,6 +1,7 @@
 import type * as t from 'io-ts';
 import { Issue } from '../api/schema/issues.js';
 import { StructType } from '../api/schema/struct.js';
+import { appendJsonPath } from '../objects/json-path.js';
 
 /** One reason a value does not match its schema. */
 export interface SchemaError {
@@ -16,8 +17,6 @@ export interface SchemaError {
   readonly message: string;
 }
 
-const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 /**
  * Joins the keys of an io-ts context into a JSON path. Index keys under an array print
  * as `[i]`, keys that are not identifiers (label names) as `["a/b"]`. The codecs here never
@@ -28,9 +27,7 @@ export function contextPath(context: t.Context): string {
   for (let i = 1; i < context.length; i++) {
     const entry = context[i]!;
     const parent = context[i - 1]!;
-    if (Array.isArray(parent.actual)) path += `[${entry.key}]`;
-    else if (identifier.test(entry.key)) path += path === '' ? entry.key : `.${entry.key}`;
-    else path += `[${JSON.stringify(entry.key)}]`;
+    path = appendJsonPath(path, entry.key, Array.isArray(parent.actual));
   }
   return path;
 }

@@ -1,3 +1,5 @@
+import { objectLabel } from '../objects/object-name.js';
+
 /** One document of a manifest, with where it came from. */
 export interface ManifestDocument {
   /** 0-based position among the manifest's non-empty documents. */
@@ -20,28 +22,13 @@ export interface ManifestError {
   readonly message: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringField(value: Record<string, unknown>, key: string): string | undefined {
-  const field = value[key];
-  return typeof field === 'string' && field !== '' ? field : undefined;
-}
-
 /**
  * Names a document for people: `document 3 (Machine default/m-1, line 20)`.
  * The number is 1-based; kind and name appear when the document has them.
  */
 export function documentLabel(doc: ManifestDocument): string {
   const where = `line ${doc.line}`;
-  if (!isRecord(doc.value)) return `document ${doc.index + 1} (${where})`;
-  const kind = stringField(doc.value, 'kind');
-  const metadata = isRecord(doc.value.metadata) ? doc.value.metadata : {};
-  const name = stringField(metadata, 'name') ?? stringField(metadata, 'generateName');
-  const namespace = stringField(metadata, 'namespace');
-  const qualified = name === undefined ? undefined : namespace === undefined ? name : `${namespace}/${name}`;
-  const what = [kind, qualified].filter((part) => part !== undefined).join(' ');
+  const what = objectLabel(doc.value);
   return `document ${doc.index + 1} (${what === '' ? where : `${what}, ${where}`})`;
 }
 

@@ -1,4 +1,5 @@
 import { Document, type ScalarTag, stringify, type Tags, visit } from 'yaml';
+import { v1List } from '../objects/list.js';
 import { kubernetesYamlTags } from './read.js';
 
 export type ManifestFormat = 'yaml' | 'json';
@@ -64,7 +65,7 @@ export function writeManifest(
   options: WriteManifestOptions = {},
 ): string {
   if (format === 'json') {
-    const single = values.length === 1 ? values[0] : { apiVersion: 'v1', kind: 'List', items: values };
+    const single = values.length === 1 ? values[0] : v1List(values);
     return `${JSON.stringify(single, null, 2)}\n`;
   }
   return values.map((value) => writeYamlDocument(value, options.quoted)).join('---\n');

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { isPlainObject } from '../../objects/plain-object.js';
 import { Issue } from './issues.js';
 import { type HasStrictForm, strict } from './strict.js';
 
@@ -9,9 +10,7 @@ export type StructOf<R extends Props, O extends Props> = { [K in keyof R]: t.Typ
   [K in keyof O]?: t.TypeOf<O[K]>;
 };
 
-export function isPlainObject(u: unknown): u is Record<string, unknown> {
-  return typeof u === 'object' && u !== null && !Array.isArray(u);
-}
+export { isPlainObject };
 
 /** Stands in the error context for a field that strict mode does not know. */
 const unknownField = new t.Type<never>(
