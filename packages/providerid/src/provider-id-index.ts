@@ -1,4 +1,4 @@
-import type { IdentifiedProviderID, ProviderIDRegistry } from './registry.js';
+import type { IdentityKeys, ProviderIDRegistry } from './registry.js';
 import type { ParseOptions } from './types.js';
 
 /** One entry handed to the index: the providerID and the caller's object it belongs to. */
@@ -35,23 +35,19 @@ export interface ProviderIDMatchReport<N, M> {
 interface Slot<T> {
   readonly entry: ProviderIDEntry<T>;
   readonly index: number;
+  /** The machine's identity key (its unqualified key is the one it is filed under). */
+  readonly key: string;
+  /** Whether the machine's ID has no qualifier (its key is its unqualified key). */
+  readonly bare: boolean;
 }
 
-// Most keys hold one machine: store it bare and only make an array on a second one, which
-// spares an allocation per machine at 100k-machine scale.
-type Bucket<T> = Slot<T> | Slot<T>[];
-
-function add<T>(map: Map<string, Bucket<T>>, key: string, slot: Slot<T>): void {
-  const bucket = map.get(key);
-  if (bucket === undefined) map.set(key, slot);
-  else if (Array.isArray(bucket)) bucket.push(slot);
-  else map.set(key, [bucket, slot]);
-}
-
-const EMPTY: readonly never[] = [];
-function slots<T>(bucket: Bucket<T> | undefined): readonly Slot<T>[] {
-  return bucket === undefined ? EMPTY : Array.isArray(bucket) ? bucket : [bucket];
-}
+// Machines are filed under their unqualified key only. A key determines its unqualified
+// key (the qualifier is appended after '@', which escaped parts and qualifiers never
+// contain, and the space ends at '|', which an escaped qualifier never contains), so
+// "machines whose key is K" are found by filtering the group of K's unqualified key.
+// Most groups hold one machine: store it bare and only make an array on a second one,
+// which spares an allocation per machine at 100k-machine scale.
+type Group<T> = Slot<T> | Slot<T>[];
 
 /**
  * Matches N nodes to M machines by instance identity in O(N + M): each providerID is
@@ -64,8 +60,7 @@ export class ProviderIDIndex<M> {
   readonly #registry: ProviderIDRegistry;
   readonly #options: ParseOptions;
   readonly #machines: Slot<M>[] = [];
-  readonly #byKey = new Map<string, Bucket<M>>();
-  readonly #byUnqualified = new Map<string, Bucket<M>>();
+  readonly #byUnqualified = new Map<string, Group<M>>();
   readonly #emptyMachines: M[] = [];
 
   constructor(
@@ -84,61 +79,80 @@ export class ProviderIDIndex<M> {
       this.#emptyMachines.push(entry.item);
       return;
     }
-    const id = this.#registry.identify(entry.providerID, this.#options);
-    // Keep only the keys: retaining the parsed ID would keep ~8 objects per machine alive.
-    const slot: Slot<M> = { entry, index: this.#machines.length };
+    // Only the keys, memoised by the registry: a node with the machine's own string then
+    // finds them without parsing, and no parsed ID (~8 objects) is kept per machine.
+    const id = this.#registry.identityKeys(entry.providerID, this.#options);
+    const slot: Slot<M> = {
+      entry,
+      index: this.#machines.length,
+      key: id.key,
+      bare: id.key === id.unqualifiedKey,
+    };
     this.#machines.push(slot);
-    add(this.#byKey, id.key, slot);
-    add(this.#byUnqualified, id.unqualifiedKey, slot);
+    const group = this.#byUnqualified.get(id.unqualifiedKey);
+    if (group === undefined) this.#byUnqualified.set(id.unqualifiedKey, slot);
+    else if (Array.isArray(group)) group.push(slot);
+    else this.#byUnqualified.set(id.unqualifiedKey, [group, slot]);
   }
 
   get size(): number {
     return this.#machines.length + this.#emptyMachines.length;
   }
 
-  #candidates(id: Pick<IdentifiedProviderID, 'key' | 'unqualifiedKey'>): readonly Slot<M>[] {
-    if (id.key !== id.unqualifiedKey) {
-      // A qualified node matches machines with the same qualifier or none at all.
-      const same = slots(this.#byKey.get(id.key));
-      const bare = slots(this.#byKey.get(id.unqualifiedKey));
-      return bare.length === 0 ? same : same.length === 0 ? bare : [...same, ...bare];
-    }
+  // The machines a node with these keys denotes: one slot, several (an array), or none.
+  // A lone slot is returned as it is, so the common case allocates nothing.
+  #candidates(id: IdentityKeys): Slot<M> | readonly Slot<M>[] | undefined {
+    const group = this.#byUnqualified.get(id.unqualifiedKey);
+    if (group === undefined) return undefined;
     // An unqualified node matches every machine of that instance, whatever its qualifier.
-    return slots(this.#byUnqualified.get(id.key));
+    if (id.key === id.unqualifiedKey) return group;
+    // A qualified node matches machines with the same qualifier, then those with none.
+    if (!Array.isArray(group)) return group.key === id.key || group.bare ? group : undefined;
+    const same = group.filter((s) => s.key === id.key);
+    const bare = group.filter((s) => s.bare);
+    const all = bare.length === 0 ? same : same.length === 0 ? bare : [...same, ...bare];
+    return all.length === 0 ? undefined : all;
   }
 
   /** The machines a single node providerID denotes (several means ambiguous). */
   lookup(nodeProviderID: string): M[] {
     if (nodeProviderID.trim() === '') return [];
-    return this.#candidates(this.#registry.identify(nodeProviderID, this.#options)).map((s) => s.entry.item);
+    const found = this.#candidates(this.#registry.identityKeys(nodeProviderID, this.#options));
+    if (found === undefined) return [];
+    return Array.isArray(found) ? found.map((s) => s.entry.item) : [(found as Slot<M>).entry.item];
   }
 
   /** Matches every node against the indexed machines. */
   match<N>(nodes: Iterable<ProviderIDEntry<N>>): ProviderIDMatchReport<N, M> {
     const unmatchedNodes: N[] = [];
-    const claims: { node: ProviderIDEntry<N>; machines: readonly Slot<M>[] }[] = [];
+    // Each node that denotes machines, and what it denotes (parallel arrays: no object per claim).
+    const claimNodes: ProviderIDEntry<N>[] = [];
+    const claimMachines: (Slot<M> | readonly Slot<M>[])[] = [];
     // How many nodes claim each machine, by slot index.
     const claimCount = new Uint32Array(this.#machines.length);
     for (const node of nodes) {
-      if (node.providerID.trim() === '') {
+      const found =
+        node.providerID.trim() === ''
+          ? undefined
+          : this.#candidates(this.#registry.identityKeys(node.providerID, this.#options));
+      if (found === undefined) {
         unmatchedNodes.push(node.item);
         continue;
       }
-      const machines = this.#candidates(this.#registry.identify(node.providerID, this.#options));
-      if (machines.length === 0) {
-        unmatchedNodes.push(node.item);
-        continue;
-      }
-      for (const m of machines) claimCount[m.index]!++;
-      claims.push({ node, machines });
+      if (Array.isArray(found)) for (const m of found) claimCount[m.index]!++;
+      else claimCount[(found as Slot<M>).index]!++;
+      claimNodes.push(node);
+      claimMachines.push(found);
     }
 
     const matched: MatchedPair<N, M>[] = [];
     const ambiguous: ProviderIDMatchReport<N, M>['ambiguous'] = [];
     // Nodes sharing a contested machine are grouped under that machine's first claim.
     const contested = new Map<number, { nodes: N[]; machines: M[]; reason: string }>();
-    for (const { node, machines } of claims) {
-      const only = machines.length === 1 ? machines[0]! : undefined;
+    for (let i = 0; i < claimNodes.length; i++) {
+      const node = claimNodes[i]!;
+      const found = claimMachines[i]!;
+      const only = Array.isArray(found) ? (found.length === 1 ? found[0]! : undefined) : (found as Slot<M>);
       if (only && claimCount[only.index] === 1) {
         matched.push({
           node: node.item,
@@ -159,6 +173,7 @@ export class ProviderIDIndex<M> {
         }
         group.nodes.push(node.item);
       } else {
+        const machines = found as readonly Slot<M>[];
         ambiguous.push({
           nodes: [node.item],
           machines: machines.map((m) => m.entry.item),

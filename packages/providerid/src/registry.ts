@@ -37,6 +37,19 @@ export interface IdentifiedProviderID {
 
 const isBlank = (s: string) => s.trim() === '';
 
+/** The two keys the index matches on; see IdentifiedProviderID. */
+export interface IdentityKeys {
+  readonly key: string;
+  readonly unqualifiedKey: string;
+}
+
+/**
+ * How many distinct strings `identityKeys` remembers per parse option before it starts
+ * afresh: enough for the IDs of a large fleet's Machines and Nodes (a few hundred bytes
+ * each), bounded so a process that sees ever new IDs does not grow without limit.
+ */
+const IDENTITY_MEMO_LIMIT = 2 ** 18;
+
 /**
  * The set of cloud grammars in use, and everything that needs them: parse, format,
  * identity and same-instance checks. The generic Cluster API grammar is always present and
@@ -48,6 +61,8 @@ export class ProviderIDRegistry {
   // Lower-cased scheme -> its registered spelling, to explain "AWS://" instead of guessing.
   readonly #schemeByLowerCase = new Map<string, string>();
   readonly #bareClaimers: CloudProviderIDGrammar[] = [];
+  // options.cloud -> input -> keys. Emptied whenever a grammar is registered.
+  readonly #keysMemo = new Map<string | undefined, Map<string, IdentityKeys>>();
 
   constructor(grammars: Iterable<CloudProviderIDGrammar> = []) {
     this.register(genericProviderIDGrammar);
@@ -68,6 +83,7 @@ export class ProviderIDRegistry {
       this.#schemeByLowerCase.set(scheme.toLowerCase(), scheme);
     }
     if (grammar.claimsBare) this.#bareClaimers.push(grammar);
+    this.#keysMemo.clear();
     return this;
   }
 
@@ -206,6 +222,28 @@ export class ProviderIDRegistry {
     }
     const { parsed: id, unqualifiedKey: unqualified } = parsed.right;
     return { input, key: id.key, unqualifiedKey: unqualified, identity: id.identity, parsed: id };
+  }
+
+  /**
+   * `identify(input, options)`'s keys, memoised: each distinct string is parsed and its keys
+   * built once, however many times it is looked up (a Node usually carries its Machine's own
+   * string, and matching runs again on every resync). The keys are strings, so sharing them
+   * between callers is safe.
+   */
+  identityKeys(input: string, options: ParseOptions = {}): IdentityKeys {
+    let memo = this.#keysMemo.get(options.cloud);
+    if (memo === undefined) {
+      memo = new Map();
+      this.#keysMemo.set(options.cloud, memo);
+    }
+    let keys = memo.get(input);
+    if (keys === undefined) {
+      if (memo.size >= IDENTITY_MEMO_LIMIT) memo.clear();
+      const id = this.identify(input, options);
+      keys = { key: id.key, unqualifiedKey: id.unqualifiedKey };
+      memo.set(input, keys);
+    }
+    return keys;
   }
 
   /**

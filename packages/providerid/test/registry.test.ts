@@ -118,3 +118,39 @@ describe('ProviderIDRegistry.sameInstance', () => {
     expect(same('not an id', 'not an id')).toMatchObject({ match: true, reason: 'identical strings' });
   });
 });
+
+describe('ProviderIDRegistry.identityKeys', () => {
+  it('gives identify()’s keys, per parse option', () => {
+    const r = createProviderIDRegistry([numbered, regional]);
+    for (const [input, cloud] of [
+      ['oldnum://0042', undefined],
+      ['num://42', undefined],
+      ['regional://r1/a', undefined],
+      ['regional:///a', undefined],
+      ['42', 'numbered'],
+      ['42', undefined],
+      ['nope://x/y', undefined],
+      ['', undefined],
+    ] as const) {
+      const options = cloud === undefined ? {} : { cloud };
+      const id = r.identify(input, options);
+      // Twice: the second answer comes from the memo.
+      for (let i = 0; i < 2; i++) {
+        expect(r.identityKeys(input, options)).toEqual({ key: id.key, unqualifiedKey: id.unqualifiedKey });
+      }
+    }
+    expect(r.identityKeys('42', { cloud: 'numbered' })).not.toEqual(r.identityKeys('42'));
+  });
+
+  it('forgets what it remembered when a grammar is registered', () => {
+    const r = createProviderIDRegistry([numbered]);
+    const before = r.identityKeys('regional://r1/a');
+    r.register(regional);
+    const after = r.identityKeys('regional://r1/a');
+    expect(after).not.toEqual(before);
+    expect(after).toEqual({
+      key: r.identify('regional://r1/a').key,
+      unqualifiedKey: r.identify('regional://r1/a').unqualifiedKey,
+    });
+  });
+});
