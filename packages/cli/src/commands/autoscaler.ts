@@ -6,7 +6,9 @@ import type {
   NodeResolution,
   Problem,
 } from '@capi-kit/autoscaler';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { oneOf, parseCommandLine } from '../args.js';
+import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
@@ -42,7 +44,7 @@ Options:
       --json                       groups: one JSON object a line; node-group: one object
 
 Exit codes: 0 done, 1 unknown node or invalid node-group annotations, 2 usage error,
-3 cluster or API error.
+3 cluster or API error (an unusable kubeconfig included).
 `;
 
 const options = {
@@ -160,31 +162,20 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     throw new UsageError('--workload-kubeconfig and --workload-from-secret exclude each other');
   const layout = oneOf('--lease-layout', values['lease-layout'], ['kep', 'medik8s'] as const, 'kep');
 
-  const [{ createNodeGroupProvider, NodeGroupError }, { KubeConfig }] = await Promise.all([
-    import('@capi-kit/autoscaler'),
-    import('@kubernetes/client-node'),
-  ]);
-  const load = (file: string | undefined, flag: string) => {
-    const kubeConfig = new KubeConfig();
-    try {
-      if (file !== undefined) kubeConfig.loadFromFile(file);
-      else if (io.env.KUBECONFIG) kubeConfig.loadFromFile(io.env.KUBECONFIG);
-      else kubeConfig.loadFromDefault();
-    } catch (error) {
-      throw new UsageError(`${flag}: cannot load ${file ?? 'the kubeconfig'}: ${(error as Error).message}`);
-    }
-    if (kubeConfig.getCurrentCluster() === null)
-      throw new UsageError(`${flag}: no current cluster in the kubeconfig (set a current context)`);
-    return kubeConfig;
-  };
-  const management = load(values.kubeconfig, '--kubeconfig');
+  // The shared loader: an unusable kubeconfig is reported as a cluster error (exit 3).
+  const management = await loadKubeConfigOrReport(io, 'autoscaler', values.kubeconfig);
+  if (typeof management === 'number') return management;
+  let workload: KubeConfig | 'from-secret' | undefined;
+  if (values['workload-from-secret']) workload = 'from-secret';
+  else if (values['workload-kubeconfig'] !== undefined) {
+    const loaded = await loadKubeConfigOrReport(io, 'autoscaler', values['workload-kubeconfig']);
+    if (typeof loaded === 'number') return loaded;
+    workload = loaded;
+  }
+  const { createNodeGroupProvider, NodeGroupError } = await import('@capi-kit/autoscaler');
   const providerOptions: NodeGroupProviderOptions = {
     management,
-    workload: values['workload-from-secret']
-      ? 'from-secret'
-      : values['workload-kubeconfig'] === undefined
-        ? undefined
-        : load(values['workload-kubeconfig'], '--workload-kubeconfig'),
+    workload,
     autoDiscovery: values['auto-discovery'] ?? [],
     apiVersion: values['api-version'],
     leaseGuard: { layout, namespace: values['lease-namespace'] },
