@@ -26,15 +26,15 @@ describe('capi-kit autoscaler usage', () => {
     expect(stderr).toContain(message);
   });
 
-  it('a kubeconfig that cannot be read: exit 1, naming the flag', async () => {
+  it('a kubeconfig that cannot be read: exit 3 (as get and describe), naming it', async () => {
     const { code, stdout, stderr } = await runMain([
       'autoscaler',
       'groups',
       '--kubeconfig',
       '/nonexistent/kc',
     ]);
-    expect([code, stdout]).toEqual([1, '']);
-    expect(stderr).toContain('--kubeconfig: cannot load /nonexistent/kc');
+    expect([code, stdout]).toEqual([3, '']);
+    expect(stderr).toContain('/nonexistent/kc');
   }, 60_000); // the first run imports client-node, slow on a loaded machine
 
   it('--help prints the usage', async () => {
