@@ -35,8 +35,8 @@ export interface ProviderIDMatchReport<N, M> {
 interface Slot<T> {
   readonly entry: ProviderIDEntry<T>;
   readonly index: number;
-  /** The machine's identity key (its unqualified key is the one it is filed under). */
   readonly key: string;
+  readonly unqualifiedKey: string;
   /** Whether the machine's ID has no qualifier (its key is its unqualified key). */
   readonly bare: boolean;
 }
@@ -45,23 +45,41 @@ interface Slot<T> {
 // key (the qualifier is appended after '@', which escaped parts and qualifiers never
 // contain, and the space ends at '|', which an escaped qualifier never contains), so
 // "machines whose key is K" are found by filtering the group of K's unqualified key.
-// Most groups hold one machine: store it bare and only make an array on a second one,
-// which spares an allocation per machine at 100k-machine scale.
-type Group<T> = Slot<T> | Slot<T>[];
+// A group is slot numbers; most hold one machine, stored bare (no array per machine).
+type Group = number | number[];
+
+function join(group: Group | undefined, index: number): Group {
+  if (group === undefined) return index;
+  if (typeof group === 'number') return [group, index];
+  group.push(index);
+  return group;
+}
 
 /**
- * Matches N nodes to M machines by instance identity in O(N + M): each providerID is
- * parsed once and looked up in two hash maps (full key, and key without qualifier for
- * IDs that leave out a region or zone). Unlike Cluster API's exact-string index it pairs
- * `packet://x` with `equinixmetal://x`, Azure resource groups in any case, and OpenStack IDs
- * with and without region, while never pairing GCE instances that only share a name.
+ * Matches N nodes to M machines by instance identity in O(N + M): each distinct providerID
+ * is parsed once (the registry memoises its keys) and machines are grouped by the key
+ * without qualifier, so IDs that leave out a region or zone still find their instance.
+ * Unlike Cluster API's exact-string index it pairs `packet://x` with `equinixmetal://x`,
+ * Azure resource groups in any case, and OpenStack IDs with and without region, while
+ * never pairing GCE instances that only share a name.
+ *
+ * Where the groups live: in the registry's cells (one per unqualified key, handed out with
+ * the memoised keys), so a lookup is the one memo lookup that finds the node's keys — about
+ * the cost of an exact-string map. A cell belongs to the index that filed into it last; an
+ * index that loses a cell to a newer one, or whose cells the registry forgot, files its
+ * machines again in a map of its own and answers from there. Cells hold slot numbers and a
+ * weak reference to their index, so a dropped index is never kept alive by them.
  */
 export class ProviderIDIndex<M> {
   readonly #registry: ProviderIDRegistry;
   readonly #options: ParseOptions;
   readonly #machines: Slot<M>[] = [];
-  readonly #byUnqualified = new Map<string, Group<M>>();
   readonly #emptyMachines: M[] = [];
+  readonly #self = new WeakRef<ProviderIDIndex<unknown>>(this);
+  readonly #generation: number;
+  // Set once this index cannot rely on the cells any more; then the only place it files in.
+  #byUnqualified: Map<string, Group> | undefined;
+  #lostACell = false;
 
   constructor(
     registry: ProviderIDRegistry,
@@ -70,6 +88,7 @@ export class ProviderIDIndex<M> {
   ) {
     this.#registry = registry;
     this.#options = options;
+    this.#generation = registry.memoGeneration;
     for (const machine of machines) this.add(machine);
   }
 
@@ -79,20 +98,51 @@ export class ProviderIDIndex<M> {
       this.#emptyMachines.push(entry.item);
       return;
     }
-    // Only the keys, memoised by the registry: a node with the machine's own string then
-    // finds them without parsing, and no parsed ID (~8 objects) is kept per machine.
+    // Only the keys: no parsed ID (~8 objects) is kept per machine.
     const id = this.#registry.identityKeys(entry.providerID, this.#options);
-    const slot: Slot<M> = {
+    // Before this machine is added: a map made now is made from the machines before it.
+    const own = this.#ownMap();
+    const index = this.#machines.length;
+    this.#machines.push({
       entry,
-      index: this.#machines.length,
+      index,
       key: id.key,
+      unqualifiedKey: id.unqualifiedKey,
       bare: id.key === id.unqualifiedKey,
-    };
-    this.#machines.push(slot);
-    const group = this.#byUnqualified.get(id.unqualifiedKey);
-    if (group === undefined) this.#byUnqualified.set(id.unqualifiedKey, slot);
-    else if (Array.isArray(group)) group.push(slot);
-    else this.#byUnqualified.set(id.unqualifiedKey, [group, slot]);
+    });
+    if (own !== undefined) {
+      own.set(id.unqualifiedKey, join(own.get(id.unqualifiedKey), index));
+      return;
+    }
+    const cell = id.cell;
+    if (cell.owner === this.#self) {
+      cell.group = join(cell.group, index);
+      return;
+    }
+    // Take the cell over; its previous owner, if still alive, stops relying on cells.
+    const previous = (cell.owner as WeakRef<ProviderIDIndex<unknown>> | undefined)?.deref();
+    if (previous !== undefined) previous.#loseCell();
+    cell.owner = this.#self;
+    cell.group = index;
+  }
+
+  #loseCell(): void {
+    this.#lostACell = true;
+  }
+
+  // The index's own map, made (from the slots, in their order) the first time the cells
+  // cannot be trusted; undefined while they can.
+  #ownMap(): Map<string, Group> | undefined {
+    if (
+      this.#byUnqualified === undefined &&
+      (this.#lostACell || this.#generation !== this.#registry.memoGeneration)
+    ) {
+      const own = new Map<string, Group>();
+      for (const slot of this.#machines)
+        own.set(slot.unqualifiedKey, join(own.get(slot.unqualifiedKey), slot.index));
+      this.#byUnqualified = own;
+    }
+    return this.#byUnqualified;
   }
 
   get size(): number {
@@ -102,14 +152,24 @@ export class ProviderIDIndex<M> {
   // The machines a node with these keys denotes: one slot, several (an array), or none.
   // A lone slot is returned as it is, so the common case allocates nothing.
   #candidates(id: IdentityKeys): Slot<M> | readonly Slot<M>[] | undefined {
-    const group = this.#byUnqualified.get(id.unqualifiedKey);
+    const own = this.#ownMap();
+    const group =
+      own !== undefined
+        ? own.get(id.unqualifiedKey)
+        : id.cell.owner === this.#self
+          ? id.cell.group
+          : undefined;
     if (group === undefined) return undefined;
-    // An unqualified node matches every machine of that instance, whatever its qualifier.
-    if (id.key === id.unqualifiedKey) return group;
-    // A qualified node matches machines with the same qualifier, then those with none.
-    if (!Array.isArray(group)) return group.key === id.key || group.bare ? group : undefined;
-    const same = group.filter((s) => s.key === id.key);
-    const bare = group.filter((s) => s.bare);
+    if (typeof group === 'number') {
+      const slot = this.#machines[group]!;
+      // An unqualified node matches every machine of that instance, whatever its qualifier;
+      // a qualified one those with the same qualifier, then those with none.
+      return id.key === id.unqualifiedKey || slot.key === id.key || slot.bare ? slot : undefined;
+    }
+    const slots = group.map((i) => this.#machines[i]!);
+    if (id.key === id.unqualifiedKey) return slots;
+    const same = slots.filter((s) => s.key === id.key);
+    const bare = slots.filter((s) => s.bare);
     const all = bare.length === 0 ? same : same.length === 0 ? bare : [...same, ...bare];
     return all.length === 0 ? undefined : all;
   }

@@ -37,10 +37,22 @@ export interface IdentifiedProviderID {
 
 const isBlank = (s: string) => s.trim() === '';
 
-/** The two keys the index matches on; see IdentifiedProviderID. */
+/**
+ * One shared cell per unqualified key, handed out with every ID that has that key. It is
+ * scratch space for `ProviderIDIndex`: the index that owns a cell files its machines of
+ * that instance there (slot numbers only), so matching a node costs the one memo lookup
+ * that finds its keys. See provider-id-index.ts for the ownership rules.
+ */
+export interface IdentityCell {
+  owner: unknown;
+  group: number | number[] | undefined;
+}
+
+/** The two keys the index matches on (see IdentifiedProviderID), and their shared cell. */
 export interface IdentityKeys {
   readonly key: string;
   readonly unqualifiedKey: string;
+  readonly cell: IdentityCell;
 }
 
 /**
@@ -61,8 +73,11 @@ export class ProviderIDRegistry {
   // Lower-cased scheme -> its registered spelling, to explain "AWS://" instead of guessing.
   readonly #schemeByLowerCase = new Map<string, string>();
   readonly #bareClaimers: CloudProviderIDGrammar[] = [];
-  // options.cloud -> input -> keys. Emptied whenever a grammar is registered.
+  // options.cloud -> input -> keys, and unqualified key -> cell. Emptied whenever a grammar
+  // is registered or they grow past their limit; `memoGeneration` counts those times.
   readonly #keysMemo = new Map<string | undefined, Map<string, IdentityKeys>>();
+  readonly #cells = new Map<string, IdentityCell>();
+  #memoGeneration = 0;
 
   constructor(grammars: Iterable<CloudProviderIDGrammar> = []) {
     this.register(genericProviderIDGrammar);
@@ -83,7 +98,7 @@ export class ProviderIDRegistry {
       this.#schemeByLowerCase.set(scheme.toLowerCase(), scheme);
     }
     if (grammar.claimsBare) this.#bareClaimers.push(grammar);
-    this.#keysMemo.clear();
+    this.#forget();
     return this;
   }
 
@@ -238,12 +253,35 @@ export class ProviderIDRegistry {
     }
     let keys = memo.get(input);
     if (keys === undefined) {
-      if (memo.size >= IDENTITY_MEMO_LIMIT) memo.clear();
+      if (memo.size >= IDENTITY_MEMO_LIMIT || this.#cells.size >= IDENTITY_MEMO_LIMIT) {
+        this.#forget();
+        memo = new Map();
+        this.#keysMemo.set(options.cloud, memo);
+      }
       const id = this.identify(input, options);
-      keys = { key: id.key, unqualifiedKey: id.unqualifiedKey };
+      let cell = this.#cells.get(id.unqualifiedKey);
+      if (cell === undefined) {
+        cell = { owner: undefined, group: undefined };
+        this.#cells.set(id.unqualifiedKey, cell);
+      }
+      keys = { key: id.key, unqualifiedKey: id.unqualifiedKey, cell };
       memo.set(input, keys);
     }
     return keys;
+  }
+
+  /**
+   * How many times the memo behind `identityKeys` has started afresh. Cells handed out
+   * before belong to no key any more; an index that filed machines in them must re-file.
+   */
+  get memoGeneration(): number {
+    return this.#memoGeneration;
+  }
+
+  #forget(): void {
+    this.#keysMemo.clear();
+    this.#cells.clear();
+    this.#memoGeneration++;
   }
 
   /**

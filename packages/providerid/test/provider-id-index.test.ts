@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createProviderIDRegistry, ProviderIDIndex } from '../src/index.js';
 import { numbered, regional } from './toy-grammars.js';
@@ -70,5 +71,58 @@ describe('ProviderIDIndex', () => {
     const index = new ProviderIDIndex(registry, entries(['regional:///a', 'regional://r1/a']));
     expect(index.lookup('regional://r1/a')).toEqual(['regional://r1/a', 'regional:///a']);
     expect(index.lookup('regional://r2/a')).toEqual(['regional:///a']);
+  });
+});
+
+describe('ProviderIDIndex sharing the registry’s cells', () => {
+  // IDs that collide in every way the index cares about: same instance in other spellings,
+  // with and without qualifier, empty, and unknown schemes.
+  const pool = [
+    'num://1',
+    'oldnum://0001',
+    'num://2',
+    'regional://r1/a',
+    'regional://r2/a',
+    'regional:///a',
+    'regional://r1/b',
+    'foo://x/y',
+    'foo://x//y',
+    '',
+  ];
+  const ids = fc.array(fc.constantFrom(...pool), { maxLength: 8 });
+  const asEntries = (list: readonly string[], tag: string) =>
+    list.map((providerID, i) => ({ providerID, item: `${tag}${i}` }));
+
+  it('answers as an index alone on its registry, however indexes interleave', () => {
+    fc.assert(
+      fc.property(ids, ids, ids, fc.boolean(), (machinesA, machinesB, nodes, registerMidway) => {
+        const shared = createProviderIDRegistry([numbered, regional]);
+        const a = new ProviderIDIndex<string>(shared);
+        const b = new ProviderIDIndex<string>(shared);
+        const entriesA = asEntries(machinesA, 'a');
+        const entriesB = asEntries(machinesB, 'b');
+        // Interleaved adds: each steals the other's cells.
+        for (let i = 0; i < Math.max(entriesA.length, entriesB.length); i++) {
+          if (entriesA[i]) a.add(entriesA[i]!);
+          if (entriesB[i]) b.add(entriesB[i]!);
+        }
+        const c = new ProviderIDIndex(shared, asEntries(machinesA, 'a'));
+        if (registerMidway) shared.register({ ...numbered, cloud: 'late', schemes: ['late'] });
+        const nodeEntries = asEntries(nodes, 'n');
+        for (const [index, machines] of [
+          [a, machinesA],
+          [b, machinesB],
+          [c, machinesA],
+        ] as const) {
+          const alone = new ProviderIDIndex(
+            createProviderIDRegistry([numbered, regional]),
+            asEntries(machines, index === b ? 'b' : 'a'),
+          );
+          expect(index.match(nodeEntries)).toEqual(alone.match(nodeEntries));
+          for (const node of nodes) expect(index.lookup(node)).toEqual(alone.lookup(node));
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

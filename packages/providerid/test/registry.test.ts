@@ -136,19 +136,25 @@ describe('ProviderIDRegistry.identityKeys', () => {
       const id = r.identify(input, options);
       // Twice: the second answer comes from the memo.
       for (let i = 0; i < 2; i++) {
-        expect(r.identityKeys(input, options)).toEqual({ key: id.key, unqualifiedKey: id.unqualifiedKey });
+        const { key, unqualifiedKey } = r.identityKeys(input, options);
+        expect({ key, unqualifiedKey }).toEqual({ key: id.key, unqualifiedKey: id.unqualifiedKey });
       }
     }
-    expect(r.identityKeys('42', { cloud: 'numbered' })).not.toEqual(r.identityKeys('42'));
+    expect(r.identityKeys('42', { cloud: 'numbered' }).key).not.toBe(r.identityKeys('42').key);
+    // IDs of one instance share a cell, whatever their spelling.
+    expect(r.identityKeys('oldnum://0042').cell).toBe(r.identityKeys('num://42').cell);
   });
 
   it('forgets what it remembered when a grammar is registered', () => {
     const r = createProviderIDRegistry([numbered]);
     const before = r.identityKeys('regional://r1/a');
+    const generation = r.memoGeneration;
     r.register(regional);
     const after = r.identityKeys('regional://r1/a');
-    expect(after).not.toEqual(before);
-    expect(after).toEqual({
+    expect(r.memoGeneration).toBe(generation + 1);
+    expect(after.key).not.toBe(before.key);
+    expect(after.cell).not.toBe(before.cell);
+    expect({ key: after.key, unqualifiedKey: after.unqualifiedKey }).toEqual({
       key: r.identify('regional://r1/a').key,
       unqualifiedKey: r.identify('regional://r1/a').unqualifiedKey,
     });
