@@ -7,6 +7,7 @@
 // CAPI_KIT_BENCH_OBJECTS (default 1000) objects per batch; each task converts one batch.
 import * as E from 'fp-ts/lib/Either.js';
 import { Bench } from 'tinybench';
+import { meanMs, printRatio } from '../../../scripts/bench-ratio.js';
 import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
 import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
 
@@ -172,9 +173,8 @@ console.log(
 console.log('| task | mean per batch | median per batch | objects/s | × JSON round trip |');
 console.log('| --- | --- | --- | --- | --- |');
 const rows = bench.tasks.map((t) => {
-  const r = t.result as { latency?: { mean: number; p50?: number }; mean?: number; p50?: number } | undefined;
-  const mean = r?.latency?.mean ?? r?.mean ?? Number.NaN;
-  const median = r?.latency?.p50 ?? r?.p50 ?? Number.NaN;
+  const mean = meanMs(bench, t.name);
+  const median = 'latency' in t.result ? t.result.latency.p50 : Number.NaN;
   return { name: t.name, mean, median };
 });
 for (const row of rows) {
@@ -185,3 +185,17 @@ for (const row of rows) {
   );
 }
 if (sink === 0) console.log('');
+
+// The headline: each direction against a JSON round trip of the same objects, same run.
+for (const [key, kind, direction] of [
+  ['convert-machine-up/json-roundtrip', 'Machine', 'v1alpha1 → v1alpha2'],
+  ['convert-machine-down/json-roundtrip', 'Machine', 'v1alpha2 → v1alpha1'],
+  ['convert-machinedeployment-up/json-roundtrip', 'MachineDeployment', 'v1alpha1 → v1alpha2'],
+  ['convert-machinedeployment-down/json-roundtrip', 'MachineDeployment', 'v1alpha2 → v1alpha1'],
+] as const) {
+  printRatio(
+    key,
+    meanMs(bench, `${kind} ${direction} (${count})`),
+    meanMs(bench, `${kind} JSON.parse(JSON.stringify) (${count})`),
+  );
+}
