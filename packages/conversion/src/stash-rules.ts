@@ -57,6 +57,12 @@ interface ForbiddenRule {
   readonly anywhere?: boolean;
   readonly code: StashRefusalCode;
   readonly why: string;
+  /**
+   * A hop may name paths where this rule does not hold because the source version cannot hold
+   * the field at all (v1alpha4 has no `bootstrap.data`, so bringing v1alpha3's back is the
+   * stash's job, not an injection). See `StashRules.exempt`.
+   */
+  readonly exemptable?: boolean;
 }
 
 const FORBIDDEN: readonly ForbiddenRule[] = [
@@ -75,16 +81,25 @@ const FORBIDDEN: readonly ForbiddenRule[] = [
   },
   { pattern: ['metadata', 'uid'], code: 'stash-identity', why: 'the stash never changes an object’s uid' },
   {
+    pattern: ['metadata', 'ownerReferences'],
+    code: 'stash-identity',
+    why: 'the stash never changes owner references',
+  },
+  {
+    // Embedded metadata (a v1alpha2 Machine's spec.metadata, a v1alpha3 machine template's):
+    // only where the hop's source version cannot hold them at all.
     pattern: ['ownerReferences'],
     anywhere: true,
     code: 'stash-identity',
     why: 'the stash never changes owner references',
+    exemptable: true,
   },
   {
     pattern: ['bootstrap', 'data'],
     anywhere: true,
     code: 'stash-bootstrap-data',
     why: 'the stash never sets bootstrap data (the bootstrap provider writes it)',
+    exemptable: true,
   },
 ];
 
@@ -97,6 +112,11 @@ export interface StashRules {
   readonly allowed: readonly (readonly string[])[];
   /** Paths a provider plug-in fills in on this hop (a stash's `generated` list may name only these). */
   readonly generated: readonly (readonly string[])[];
+  /**
+   * Paths where `exemptable` rules do not apply: fields the hop's target version has and its
+   * source version cannot hold, which only a stash can bring back (a hop table lists them).
+   */
+  readonly exempt?: readonly (readonly string[])[];
 }
 
 /**
@@ -153,7 +173,11 @@ function refuse(code: StashRefusalCode, path: Path, message: string): StashRefus
 function checkLeaf(path: readonly string[], rules: StashRules): StashRefusal | undefined {
   if (path.length === 0)
     return refuse('stash-identity', path, 'a stash entry may not replace the whole object');
-  for (const rule of FORBIDDEN) if (matches(rule, path)) return refuse(rule.code, path, rule.why);
+  for (const rule of FORBIDDEN) {
+    if (!matches(rule, path)) continue;
+    if (rule.exemptable && rules.exempt?.some((p) => isPrefix(p, path))) continue;
+    return refuse(rule.code, path, rule.why);
+  }
   if (!STASH_ROOTS.has(path[0]!)) {
     return refuse(
       'stash-outside-moves',
@@ -207,6 +231,16 @@ function isReferenceNamespace(path: readonly string[]): boolean {
   return path[path.length - 1] === 'namespace' && (path[path.length - 2]?.endsWith('Ref') ?? false);
 }
 
+function isEmptyContainerOnTheWay(path: readonly string[], leaf: Json, rules: StashRules): boolean {
+  return (
+    isObject(leaf) &&
+    Object.keys(leaf).length === 0 &&
+    path.length > 0 &&
+    STASH_ROOTS.has(path[0]!) &&
+    rules.allowed.some((allowed) => isPrefix(path, allowed))
+  );
+}
+
 /**
  * Checks one entry: every leaf it would write or remove. A reference namespace it writes must
  * be the object's own (a reference never points into another namespace; an object without a
@@ -221,7 +255,9 @@ export function checkEntry(
   const visit =
     (writes: boolean) =>
     (path: string[], leaf: Json): boolean => {
-      refusal = checkLeaf(path, rules);
+      // An empty object on the way to a field the hop moves is a container, not data: the way
+      // back may need to put back (or take away) `spec.template: {}`.
+      refusal = isEmptyContainerOnTheWay(path, leaf, rules) ? undefined : checkLeaf(path, rules);
       if (refusal === undefined && writes && isReferenceNamespace(path) && leaf !== objectNamespace) {
         refusal = refuse(
           'stash-cross-namespace',

@@ -10,7 +10,23 @@ import {
   type JsonObject,
   ownPath,
 } from '../path.js';
-import { applyStash, diff, putStash, type StashEntry, takeStash } from '../stash.js';
+import {
+  applyStash,
+  CONVERSION_DATA_ANNOTATION,
+  diff,
+  putStash,
+  type StashEntry,
+  takeStash,
+} from '../stash.js';
+import {
+  checkAnnotationsSize,
+  checkEntry,
+  checkGenerated,
+  partitionStashEntries,
+  type StashRefusal,
+  type StashRefusalCode,
+  type StashRules,
+} from '../stash-rules.js';
 import type { Direction } from '../versions.js';
 import type { ChainKind, ChainVersion } from './versions.js';
 
@@ -47,6 +63,9 @@ export interface HopGroup {
   readonly movesDown: readonly FieldMove[];
   /** Paths (from the object's root) a stash may restore on this group's behalf. */
   readonly restorable: readonly (readonly string[])[];
+  /** Fields only the older / only the newer version has (rows with one side). */
+  readonly lowerOnly: readonly (readonly string[])[];
+  readonly upperOnly: readonly (readonly string[])[];
 }
 
 export function hopGroup(at: string, rows: readonly HopMove[]): HopGroup {
@@ -57,7 +76,18 @@ export function hopGroup(at: string, rows: readonly HopMove[]): HopGroup {
       : [row.lower, row.upper].filter((p) => p !== undefined).map((p) => [...base, ...p.split('.')]),
   );
   const moves = hopMoves(rows);
-  return { at, moves, movesDown: [...moves].reverse(), restorable };
+  const oneSided = (side: 'lower' | 'upper') =>
+    rows
+      .filter((r) => r[side] !== undefined && r[side === 'lower' ? 'upper' : 'lower'] === undefined)
+      .map((r) => [...base, ...r[side]!.split('.')]);
+  return {
+    at,
+    moves,
+    movesDown: [...moves].reverse(),
+    restorable,
+    lowerOnly: oneSided('lower'),
+    upperOnly: oneSided('upper'),
+  };
 }
 
 /** The move engine speaks v1alpha1/v1alpha2 for "older"/"newer"; hop rows are mapped onto it once. */
@@ -108,7 +138,11 @@ export interface Hop {
   readonly tables: Partial<Readonly<Record<ChainKind, HopTable>>>;
 }
 
-export type HopFailure = { readonly path?: string; readonly message: string };
+export type HopFailure = {
+  readonly code?: StashRefusalCode;
+  readonly path?: string;
+  readonly message: string;
+};
 
 /** What one hop did to one object (the chain merges these into one report). */
 export interface HopResult {
@@ -143,8 +177,8 @@ export function plainHop(
 
 /**
  * A field moved out of `status.v1beta2` or `spec.strategy.rollingUpdate` leaves its parent
- * empty; such parents go (down to the object's top-level keys), so the target holds no
- * `{}` the version does not know. A literal `{}` in the input is the stash's to keep.
+ * empty; such parents go (up to and including `spec` / `status`: v1beta2 refuses an empty
+ * `status`), so the target holds no `{}` the version does not know. A literal `{}` in the input is the stash's to keep.
  */
 function pruneEmptied(
   out: JsonObject,
@@ -161,7 +195,7 @@ function pruneEmptied(
     if (from === undefined || from === to) continue;
     const path = [...base, ...from.split('.')];
     if (getPath(source, path) === undefined) continue;
-    for (let n = path.length - 1; n >= 2; n--) {
+    for (let n = path.length - 1; n >= 1; n--) {
       const parent = path.slice(0, n);
       const value = getPath(out, parent);
       if (!isObject(value) || Object.keys(value).length > 0) break;
@@ -186,7 +220,7 @@ export function convertHop(
   const from = direction === 'up' ? hop.lower : hop.upper;
   const to = direction === 'up' ? hop.upper : hop.lower;
   const taken = takeStash(input);
-  if (E.isLeft(taken)) return E.left({ path: 'metadata.annotations', message: String(taken.left) });
+  if (E.isLeft(taken)) return taken;
   const { stash, rest } = taken.right;
   if (stash !== undefined && stash.restores !== to) {
     return E.left({
@@ -198,9 +232,19 @@ export function convertHop(
   const out = plainHop(rest, hop, table, direction, moves);
   let restored: StashEntry[] = [];
   let keptEdits: StashEntry[] = [];
+  const namespace = getPath(rest, ['metadata', 'namespace']);
+  const objectNamespace = typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
   if (stash !== undefined) {
-    const refusal = checkHopStash(stash.entries, table, rest);
-    if (refusal !== undefined) return E.left(refusal);
+    // The stash is data from whoever could annotate the object: checked whole before any of it applies.
+    const rules = hopStashRules(table, direction);
+    for (const entry of stash.entries) {
+      const refusal = checkEntry(entry, rules, objectNamespace);
+      if (refusal !== undefined) return E.left(stashRefused(refusal));
+    }
+    if (stash.generated !== undefined && stash.generated.length > 0) {
+      const refusal = checkGenerated(stash.generated, rules);
+      if (refusal !== undefined) return E.left(stashRefused(refusal));
+    }
     const result = applyStash(out, stash.entries);
     restored = result.applied;
     keptEdits = result.skipped;
@@ -208,8 +252,22 @@ export function convertHop(
   const warnings: string[] = [];
   table.finish?.(out, rest, direction, options, warnings);
   const back = plainHop(out, hop, table, direction === 'up' ? 'down' : 'up', [], true);
-  const entries = diff(rest, back);
-  if (entries.length > 0) putStash(out, { restores: from, entries });
+  // What no stash may carry is not written into one (it would be refused on the way back):
+  // it is reported as lost instead.
+  const reverse = direction === 'up' ? 'down' : 'up';
+  const { kept: entries, refused } = partitionStashEntries(
+    diff(rest, back),
+    hopStashRules(table, reverse),
+    objectNamespace,
+  );
+  for (const refusal of refused)
+    warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
+  if (entries.length > 0) {
+    putStash(out, { restores: from, entries });
+    const size = checkAnnotationsSize(getPath(out, ['metadata', 'annotations']));
+    if (E.isLeft(size))
+      return E.left({ ...size.left, message: `with the conversion stash, ${size.left.message}` });
+  }
   return E.right({
     object: out,
     moves,
@@ -220,94 +278,30 @@ export function convertHop(
   });
 }
 
-/** Paths no stash may touch whatever the table says: identity, kind, owners. */
-const IDENTITY_PATHS: readonly (readonly string[])[] = [
-  ['apiVersion'],
-  ['kind'],
-  ['metadata', 'name'],
-  ['metadata', 'generateName'],
-  ['metadata', 'namespace'],
-  ['metadata', 'uid'],
-  ['metadata', 'ownerReferences'],
-];
-
-function under(prefix: readonly string[], path: readonly string[]): boolean {
-  return prefix.length <= path.length && prefix.every((p, i) => p === path[i]);
+function stashRefused(refusal: StashRefusal): HopFailure {
+  return {
+    code: refusal.code,
+    path: refusal.path,
+    message: `conversion stash (${CONVERSION_DATA_ANNOTATION}) refused: ${refusal.message}`,
+  };
 }
 
-const restorableCache = new WeakMap<HopTable, readonly (readonly string[])[]>();
-function restorablePaths(table: HopTable): readonly (readonly string[])[] {
-  let paths = restorableCache.get(table);
-  if (paths === undefined) {
-    paths = table.groups.flatMap((g) => g.restorable);
-    restorableCache.set(table, paths);
-  }
-  return paths;
-}
+const rulesCache = new WeakMap<HopTable, Record<Direction, StashRules>>();
 
 /**
- * The stash is data anyone who can annotate the object wrote: an entry may restore only a
- * field this hop moves or drops, never identity or owners, and a `namespace` it writes must
- * be the object's own.
+ * What a stash applied on this hop in `direction` may touch (stash-rules.ts): the fields the
+ * rows move or drop; and bootstrap data only where the target version has the field and the
+ * source cannot hold it (v1alpha4 → v1alpha3), never where it would be an injection.
  */
-export function checkHopStash(
-  entries: readonly StashEntry[],
-  table: HopTable,
-  object: JsonObject,
-): HopFailure | undefined {
-  const namespace = getPath(object, ['metadata', 'namespace']);
-  const allowed = restorablePaths(table);
-  for (const entry of entries) {
-    const refuse = (path: readonly string[], why: string): HopFailure => ({
-      path: formatPath(path),
-      message: `conversion stash refused: ${why}`,
-    });
-    // Every leaf the entry writes or removes (an entry for `spec.bootstrap` may carry `data`).
-    const leaves = [...leafPaths(entry.value, entry.path), ...leafPaths(entry.base, entry.path)];
-    if (leaves.length === 0) leaves.push(entry.path);
-    for (const leaf of leaves) {
-      if (IDENTITY_PATHS.some((p) => under(p, leaf)))
-        return refuse(leaf, 'a stash never changes identity, kind or owners');
-      if (!allowed.some((p) => under(p, leaf))) {
-        return refuse(
-          leaf,
-          'this conversion neither moves nor drops the field, so a stash has nothing to restore there',
-        );
-      }
-    }
-    const bad = foreignNamespace(entry.value, entry.path, namespace);
-    if (bad !== undefined) {
-      return refuse(
-        entry.path,
-        `a stash never points a reference into another namespace (${JSON.stringify(bad)})`,
-      );
-    }
+export function hopStashRules(table: HopTable, direction: Direction): StashRules {
+  let rules = rulesCache.get(table);
+  if (rules === undefined) {
+    const allowed = table.groups.flatMap((g) => g.restorable);
+    rules = {
+      up: { allowed, generated: [], exempt: table.groups.flatMap((g) => g.upperOnly) },
+      down: { allowed, generated: [], exempt: table.groups.flatMap((g) => g.lowerOnly) },
+    };
+    rulesCache.set(table, rules);
   }
-  return undefined;
-}
-
-function leafPaths(
-  value: Json | undefined,
-  at: readonly string[],
-  out: (readonly string[])[] = [],
-): (readonly string[])[] {
-  if (value === undefined) return out;
-  if (!isObject(value) || Object.keys(value).length === 0) {
-    out.push(at);
-    return out;
-  }
-  for (const key of Object.keys(value)) leafPaths(value[key], [...at, key], out);
-  return out;
-}
-
-function foreignNamespace(value: Json | undefined, path: readonly string[], own: unknown): Json | undefined {
-  if (value === undefined) return undefined;
-  if (path[path.length - 1] === 'namespace') return value === own ? undefined : value;
-  if (isObject(value)) {
-    for (const key of Object.keys(value)) {
-      const bad = foreignNamespace(value[key], [...path, key], own);
-      if (bad !== undefined) return bad;
-    }
-  }
-  return undefined;
+  return rules[direction];
 }
