@@ -155,8 +155,11 @@ export class Snapshot {
   readonly #machineOwner = new Map<KubeObject, MachineOwner>();
   readonly #machinesByGroup = new Map<string, KubeObject[]>();
   readonly #index: ProviderIDIndex<KubeObject>;
-  readonly #nodeIndex: ProviderIDIndex<KubeObject>;
   readonly #nodesByName = new Map<string, KubeObject>();
+  // Every cached Node's lookup, done once here: questions about cached Nodes (all of them,
+  // in an autoscaler's loop) then cost a map read instead of a providerID parse.
+  readonly #machinesByNodeID = new Map<string, readonly KubeObject[]>();
+  readonly #nodeOfMachine = new Map<KubeObject, KubeObject | null>();
 
   constructor(input: SnapshotInput) {
     const sets = new Map<string, KubeObject>();
@@ -216,15 +219,18 @@ export class Snapshot {
       }
     }
     this.#index = new ProviderIDIndex(input.registry, entries);
-    const nodeEntries: { providerID: string; item: KubeObject }[] = [];
     for (const node of input.nodes ?? []) {
       // With several workload clusters a name may repeat; the first cluster's node wins
       // lookups by name (lookups by object are exact).
       if (!this.#nodesByName.has(nameOf(node))) this.#nodesByName.set(nameOf(node), node);
       const providerID = stringField(node, 'spec', 'providerID') ?? '';
-      if (providerID !== '') nodeEntries.push({ providerID, item: node });
+      if (providerID.trim() === '') continue;
+      const found = this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID);
+      this.#machinesByNodeID.set(providerID, found);
+      // A machine two Nodes claim has no Node of its own (null), as one claimed by none.
+      if (found.length === 1)
+        this.#nodeOfMachine.set(found[0]!, this.#nodeOfMachine.has(found[0]!) ? null : node);
     }
-    this.#nodeIndex = new ProviderIDIndex(input.registry, nodeEntries);
   }
 
   /** A Node by name (see SnapshotInput.nodes). */
@@ -237,11 +243,8 @@ export class Snapshot {
    * `status.nodeRef` names. Undefined when there is none (yet) or several.
    */
   nodeOfMachine(machine: KubeObject): KubeObject | undefined {
-    const providerID = stringField(machine, 'spec', 'providerID') ?? '';
-    if (providerID.trim() !== '') {
-      const found = this.#nodeIndex.lookup(providerID);
-      if (found.length === 1) return found[0];
-    }
+    const byIdentity = this.#nodeOfMachine.get(machine);
+    if (byIdentity) return byIdentity;
     const ref = stringField(machine, 'status', 'nodeRef', 'name');
     return ref === undefined ? undefined : this.#nodesByName.get(ref);
   }
@@ -283,7 +286,7 @@ export class Snapshot {
   machineOfNode(node: KubeObject): MachineLookup {
     const providerID = stringField(node, 'spec', 'providerID') ?? '';
     if (providerID.trim() !== '') {
-      const found = this.#index.lookup(providerID);
+      const found = this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID);
       if (found.length === 1) return { machine: found[0]!, matchedBy: 'provider-id' };
       if (found.length > 1) return { machine: undefined, ambiguous: found };
       if (isFailedMachineProviderID(providerID)) {
