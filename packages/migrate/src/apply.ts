@@ -2,6 +2,7 @@ import { isObject, type JsonObject, V1ALPHA1, V1ALPHA2 } from '@capi-kit/convers
 import type { ClusterApi } from './cluster-api.js';
 import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
 import { MigrateFailure, type Problem } from './errors.js';
+import { readLive } from './live.js';
 import {
   annotationsOf,
   firstDifference,
@@ -74,22 +75,24 @@ export async function preflight(api: ClusterApi, plan: MigrationPlan): Promise<P
   }
   if (problems.length > 0) return problems;
 
-  const live = new Map<string, JsonObject | undefined>();
-  await forEachConcurrently(plan.objects, CONCURRENCY, async (planned) => {
-    const label = labelOf(planned.key);
-    try {
-      const existing = await api.get(planned.key);
-      live.set(identity(planned.key), existing);
-      if (existing !== undefined && !isOurs(existing, planned)) {
-        problems.push({
-          object: label,
-          message: `already exists and was not created from ${labelOf(planned.source)} by this migration (no ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} annotation); refusing to overwrite it`,
-        });
-      }
-    } catch (error) {
-      problems.push(problemOf(label, error));
+  let live: Map<string, JsonObject>;
+  try {
+    live = await readLive(
+      api,
+      plan.objects.map((p) => p.key),
+    );
+  } catch (error) {
+    return [problemOf('the v1alpha2 objects', error)];
+  }
+  for (const planned of plan.objects) {
+    const existing = live.get(identity(planned.key));
+    if (existing !== undefined && !isOurs(existing, planned)) {
+      problems.push({
+        object: labelOf(planned.key),
+        message: `already exists and was not created from ${labelOf(planned.source)} by this migration (no ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} annotation); refusing to overwrite it`,
+      });
     }
-  });
+  }
   if (problems.length > 0) return inPlanOrder(problems, plan);
 
   // Dry runs stand in for the owners' future UIDs with their sources' UIDs.
@@ -174,8 +177,9 @@ export async function execute(api: ClusterApi, plan: MigrationPlan, dryRun: bool
     return uid;
   };
   const outcomes = new Map<string, Outcome>();
+  const live = await readLive(api, [...plan.objects.map((p) => p.key), ...plan.secrets.map((s) => s.key)]);
   const migrateOne = async (planned: PlannedObject) => {
-    const outcome = await migrateObject(api, planned, uidOfOwner, dryRun);
+    const outcome = await migrateObject(api, planned, live.get(identity(planned.key)), uidOfOwner, dryRun);
     uids.set(identity(planned.key), outcome.uid);
     outcomes.set(identity(planned.key), outcome);
   };
@@ -189,7 +193,14 @@ export async function execute(api: ClusterApi, plan: MigrationPlan, dryRun: bool
   const reownedSecrets = new Set<string>();
   const warnings = [...plan.warnings];
   await forEachConcurrently(plan.secrets, CONCURRENCY, async ({ key, cluster }) => {
-    const result = await reownSecret(api, key, cluster, uids.get(identity(cluster)), dryRun);
+    const result = await reownSecret(
+      api,
+      key,
+      live.get(identity(key)),
+      cluster,
+      uids.get(identity(cluster)),
+      dryRun,
+    );
     if (result === 'reowned') reownedSecrets.add(labelOf(key));
     else if (result !== 'owned') warnings.push(result);
   });
@@ -236,11 +247,24 @@ function tiers(objects: readonly PlannedObject[]): PlannedObject[][][] {
 async function migrateObject(
   api: ClusterApi,
   planned: PlannedObject,
+  seen: JsonObject | undefined,
   uidOfOwner: (key: ObjectKey) => string,
   dryRun: boolean,
 ): Promise<Outcome> {
   const label = labelOf(planned.key);
-  const live = await api.get(planned.key);
+  let live = seen;
+  let created: JsonObject | undefined;
+  if (live === undefined) {
+    try {
+      created = await api.create(withOwners(planned, uidOfOwner), planned.key, dryRun);
+    } catch (error) {
+      // Created since it was read (another run, or someone else): judge what is there now.
+      if (!(error instanceof MigrateFailure && error.error.code === 'api' && error.error.status === 409))
+        throw error;
+      live = await api.get(planned.key);
+      if (live === undefined) throw error;
+    }
+  }
   if (live !== undefined && !isOurs(live, planned)) {
     throw new MigrateFailure({
       code: 'preflight',
@@ -251,8 +275,7 @@ async function migrateObject(
   let uid: string;
   let reowned = false;
   if (live === undefined) {
-    const created = await api.create(withOwners(planned, uidOfOwner), planned.key, dryRun);
-    uid = uidOf(created) ?? '';
+    uid = uidOf(created ?? {}) ?? '';
   } else {
     uid = uidOf(live) ?? '';
     const desired = desiredReferences(planned, uidOfOwner);
@@ -283,12 +306,12 @@ async function migrateObject(
 async function reownSecret(
   api: ClusterApi,
   key: ObjectKey,
+  secret: JsonObject | undefined,
   cluster: ObjectKey,
   clusterUid: string | undefined,
   dryRun: boolean,
 ): Promise<'reowned' | 'owned' | string> {
   const label = labelOf(key);
-  const secret = await api.get(key);
   if (secret === undefined) return `${label}: gone; not re-owned`;
   if (clusterUid === undefined) return `${label}: its ${labelOf(cluster)} was not migrated; not re-owned`;
   const references = metadataOf(secret).ownerReferences;

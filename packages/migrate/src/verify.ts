@@ -1,7 +1,7 @@
 import { isObject, type JsonObject, V1ALPHA1, V1ALPHA2 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
-import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
 import type { Problem } from './errors.js';
+import { readLive } from './live.js';
 import {
   annotationsOf,
   firstDifference,
@@ -39,10 +39,7 @@ function at(object: JsonObject, path: string): unknown {
 export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<VerifyResult> {
   const differences: Problem[] = [];
   const live = new Map<string, JsonObject>();
-  const fetched = new Map<string, JsonObject | undefined>();
-  await forEachConcurrently(plan.objects, CONCURRENCY, async (planned) => {
-    fetched.set(identity(planned.key), await api.get(planned.key));
-  });
+  const fetched = await readLive(api, [...plan.objects.map((p) => p.key), ...plan.secrets.map((s) => s.key)]);
   for (const planned of plan.objects) {
     const object = fetched.get(identity(planned.key));
     const label = labelOf(planned.key);
@@ -74,8 +71,8 @@ export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<Veri
   const uidOfLive = async (key: ObjectKey): Promise<string | undefined> => {
     const known = live.get(identity(key));
     if (known !== undefined) return uidOf(known);
-    const fetched = await api.get(key);
-    return fetched === undefined ? undefined : uidOf(fetched);
+    const read = await api.get(key);
+    return read === undefined ? undefined : uidOf(read);
   };
   for (const planned of plan.objects) {
     const object = live.get(identity(planned.key));
@@ -119,7 +116,7 @@ export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<Veri
   }
 
   for (const { key, cluster } of plan.secrets) {
-    const secret = await api.get(key);
+    const secret = fetched.get(identity(key));
     if (secret === undefined) continue;
     const uid = await uidOfLive(cluster);
     const references = metadataOf(secret).ownerReferences;
