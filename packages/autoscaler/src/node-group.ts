@@ -16,7 +16,7 @@ import {
   namespaceOf,
   stringField,
 } from './objects.js';
-import { failedMachineProviderID } from './placeholders.js';
+import { failedMachineProviderID, hasFailed } from './placeholders.js';
 import type { GroupEntry, MatchedBy, Problem, ScalableKind, Snapshot } from './snapshot.js';
 
 /** A Node object, or a Node's name (looked up in the workload caches). */
@@ -73,16 +73,6 @@ export interface NodeGroupContext {
   /** Serialises deleteNodes within one provider, as cluster-autoscaler's access lock. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
 }
-
-// Failure fields, v1alpha3+ first, then v1alpha1/v1alpha2's names for the same thing.
-const failureFields: readonly (readonly string[])[] = [
-  ['status', 'failureMessage'],
-  ['status', 'failureReason'],
-  ['status', 'errorMessage'],
-  ['status', 'errorReason'],
-];
-const hasFailed = (machine: KubeObject) =>
-  failureFields.some((path) => (stringField(machine, ...path) ?? '') !== '');
 
 export class NodeGroup {
   readonly id: string;

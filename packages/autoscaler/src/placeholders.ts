@@ -1,5 +1,5 @@
 import { failedMachinePrefix } from './keys.js';
-import { type KubeObject, nameOf, namespaceOf } from './objects.js';
+import { type KubeObject, nameOf, namespaceOf, stringField } from './objects.js';
 
 /**
  * The instance ID cluster-autoscaler gives a Machine that failed before it got a
@@ -21,3 +21,17 @@ export function isFailedMachineProviderID(id: string): boolean {
 export function machineKeyFromFailedProviderID(id: string): string {
   return id.slice(failedMachinePrefix.length).replace('_', '/');
 }
+
+// Failure fields: v1alpha3–v1beta1, then v1alpha1/v1alpha2's names for the same thing,
+// then v1beta2's (moved under status.deprecated.v1beta1).
+export const failureFields: readonly (readonly string[])[] = [
+  ['status', 'failureMessage'],
+  ['status', 'failureReason'],
+  ['status', 'errorMessage'],
+  ['status', 'errorReason'],
+  ['status', 'deprecated', 'v1beta1', 'failureMessage'],
+  ['status', 'deprecated', 'v1beta1', 'failureReason'],
+];
+/** Whether a Machine reports a failure: it then gets a placeholder when it has no providerID. */
+export const hasFailed = (machine: KubeObject) =>
+  failureFields.some((path) => (stringField(machine, ...path) ?? '') !== '');

@@ -5,6 +5,7 @@
  * rebuild per heartbeat would cost more than every question asked of the view.
  */
 import { field, type KubeObject } from './objects.js';
+import { failureFields } from './placeholders.js';
 
 type Kind = 'Node' | 'Machine' | 'MachineSet' | 'MachineDeployment';
 
@@ -26,10 +27,7 @@ const relevantFields: Readonly<Record<Kind, readonly (readonly string[])[]>> = {
     ['spec', 'providerID'],
     ['spec', 'clusterName'],
     ['status', 'nodeRef'],
-    ['status', 'failureMessage'],
-    ['status', 'failureReason'],
-    ['status', 'errorMessage'],
-    ['status', 'errorReason'],
+    ...failureFields,
   ],
   MachineSet: [
     ...metadata,

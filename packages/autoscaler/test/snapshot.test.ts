@@ -195,3 +195,16 @@ describe('signatures (what invalidates the view)', () => {
     );
   });
 });
+
+describe('failed machines (placeholder when there is no providerID)', () => {
+  it.each([
+    ['v1alpha3–v1beta1', { failureMessage: 'boom' }, true],
+    ['v1alpha1/v1alpha2', { errorReason: 'InvalidConfiguration' }, true],
+    ['v1beta2', { deprecated: { v1beta1: { failureMessage: 'boom' } } }, true],
+    ['healthy', { phase: 'Running' }, false],
+    ['empty message', { failureMessage: '' }, false],
+  ])('%s', async (_, status, failed) => {
+    const { hasFailed } = await import('../src/placeholders.js');
+    expect(hasFailed({ metadata: { name: 'm' }, status })).toBe(failed);
+  });
+});
