@@ -92,6 +92,8 @@ export function fromClientError(error: ClientError): NodeGroupError {
   });
 }
 
+const hasScalables = (kinds: readonly string[]) => kinds.includes('Machine') && kinds.includes('MachineSet');
+
 /**
  * Connects with `@capi-kit/client` and picks the Cluster API version to use:
  * `apiVersion` when given, else the preferred version of `cluster.x-k8s.io`, else of
@@ -118,11 +120,17 @@ export async function resolveCapiApi(
   const chosen =
     apiVersion !== undefined
       ? served.find((v) => v.apiVersion === apiVersion)
-      : [capiGroup, legacyCapiGroup]
-          .map((group) => served.filter((v) => v.apiVersion.startsWith(`${group}/`)))
-          .map((versions) => versions.find((v) => v.preferred) ?? versions.at(-1))
+      : // Per group, the preferred version first; only versions serving Machines and
+        // MachineSets qualify (a group may hold just Clusters, e.g. mid-migration).
+        [capiGroup, legacyCapiGroup]
+          .map((group) =>
+            served
+              .filter((v) => v.apiVersion.startsWith(`${group}/`) && hasScalables(v.kinds))
+              .sort((a, b) => Number(b.preferred) - Number(a.preferred)),
+          )
+          .map((versions) => versions[0])
           .find((v) => v !== undefined);
-  if (chosen === undefined || !chosen.kinds.includes('Machine') || !chosen.kinds.includes('MachineSet')) {
+  if (chosen === undefined || !hasScalables(chosen.kinds)) {
     const list = served.map((v) => v.apiVersion).join(', ') || 'none';
     throw new NodeGroupError(
       'api-error',
