@@ -27,7 +27,13 @@ export function resolveNode(
     problems: [],
     ambiguous: [],
   };
-  if (nodeObject === undefined) return { ...base, reason: `no Node named ${node} in the workload cluster` };
+  if (nodeObject === undefined)
+    return {
+      ...base,
+      reason: snapshot.nodeNameIsAmbiguous(node)
+        ? `Nodes of several workload clusters are named ${node}: ask with the Node object`
+        : `no Node named ${node} in the workload cluster`,
+    };
   const found = snapshot.machineOfNode(nodeObject);
   if (found.machine === undefined) {
     const ambiguous = (found.ambiguous ?? []).map((m) => `${namespaceOf(m)}/${nameOf(m)}`);

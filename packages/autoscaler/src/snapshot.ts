@@ -155,7 +155,8 @@ export class Snapshot {
   readonly #machineOwner = new Map<KubeObject, MachineOwner>();
   readonly #machinesByGroup = new Map<string, KubeObject[]>();
   readonly #index: ProviderIDIndex<KubeObject>;
-  readonly #nodesByName = new Map<string, KubeObject>();
+  // null: Nodes of several workload clusters share the name.
+  readonly #nodesByName = new Map<string, KubeObject | null>();
   // Every cached Node's lookup, done once here: questions about cached Nodes (all of them,
   // in an autoscaler's loop) then cost a map read instead of a providerID parse.
   readonly #machinesByNodeID = new Map<string, readonly KubeObject[]>();
@@ -220,9 +221,9 @@ export class Snapshot {
     }
     this.#index = new ProviderIDIndex(input.registry, entries);
     for (const node of input.nodes ?? []) {
-      // With several workload clusters a name may repeat; the first cluster's node wins
-      // lookups by name (lookups by object are exact).
-      if (!this.#nodesByName.has(nameOf(node))) this.#nodesByName.set(nameOf(node), node);
+      // With several workload clusters a name may repeat: such a name finds no Node (a
+      // lookup by object is exact), rather than possibly another cluster's.
+      this.#nodesByName.set(nameOf(node), this.#nodesByName.has(nameOf(node)) ? null : node);
       const providerID = stringField(node, 'spec', 'providerID') ?? '';
       if (providerID.trim() === '') continue;
       const found = this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID);
@@ -235,7 +236,12 @@ export class Snapshot {
 
   /** A Node by name (see SnapshotInput.nodes). */
   nodeNamed(name: string): KubeObject | undefined {
-    return this.#nodesByName.get(name);
+    return this.#nodesByName.get(name) ?? undefined;
+  }
+
+  /** Whether Nodes of several workload clusters have this name. */
+  nodeNameIsAmbiguous(name: string): boolean {
+    return this.#nodesByName.get(name) === null;
   }
 
   /**
@@ -246,7 +252,7 @@ export class Snapshot {
     const byIdentity = this.#nodeOfMachine.get(machine);
     if (byIdentity) return byIdentity;
     const ref = stringField(machine, 'status', 'nodeRef', 'name');
-    return ref === undefined ? undefined : this.#nodesByName.get(ref);
+    return ref === undefined ? undefined : (this.#nodesByName.get(ref) ?? undefined);
   }
 
   #consider(kind: ScalableKind, resource: KubeObject, specs: readonly AutoDiscoverySpec[]): void {

@@ -152,6 +152,12 @@ describe('Snapshot', () => {
     expect(s.nodeOfMachine(byRef)?.metadata?.name).toBe('n-ref');
     expect(s.nodeNamed('n-ref')).toBeDefined();
   });
+
+  it('a Node name that several workload clusters use finds no Node', () => {
+    const s = build({ nodes: [node('same', 'aws:////i-00000001'), node('same', 'aws:////i-00000002')] });
+    expect(s.nodeNamed('same')).toBeUndefined();
+    expect(s.nodeNameIsAmbiguous('same')).toBe(true);
+  });
 });
 
 describe("Go's %q of an int (upstream's message)", () => {
