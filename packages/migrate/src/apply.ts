@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, V1ALPHA1, V1ALPHA2 } from '@capi-kit/conversion';
+import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
 import { MigrateFailure, type Problem } from './errors.js';
@@ -12,7 +12,13 @@ import {
   type ObjectKey,
   uidOf,
 } from './object.js';
-import { type MigrationPlan, ownerReference, type PlannedObject, SOURCE_UID_ANNOTATION } from './plan.js';
+import {
+  type MigrationPlan,
+  type MigrationTarget,
+  ownerReference,
+  type PlannedObject,
+  SOURCE_UID_ANNOTATION,
+} from './plan.js';
 
 /** What an apply did (or, with `dryRun`, would do). */
 export interface ApplySummary {
@@ -28,16 +34,15 @@ export interface ApplySummary {
   readonly warnings: readonly string[];
 }
 
-/** The Cluster API group versions a migration needs served, both at once. */
-export const REQUIRED_GROUP_VERSIONS = [V1ALPHA1, V1ALPHA2] as const;
-
-/** Problems with the API groups themselves, found before anything is read. */
-export async function servedProblems(api: ClusterApi): Promise<Problem[]> {
+/** Problems with the API groups themselves (both must be served at once), found before anything is read. */
+export async function servedProblems(api: ClusterApi, to: MigrationTarget): Promise<Problem[]> {
   const served = await api.servedGroupVersions();
-  return REQUIRED_GROUP_VERSIONS.filter((gv) => !served.has(gv)).map((gv) => ({
-    object: gv,
-    message: `${gv} is not served: ${gv === V1ALPHA1 ? 'there is nothing to migrate from' : 'install the Cluster API v0.2 CRDs first'}`,
-  }));
+  return [V1ALPHA1, to]
+    .filter((gv) => !served.has(gv))
+    .map((gv) => ({
+      object: gv,
+      message: `${gv} is not served: ${gv === V1ALPHA1 ? 'there is nothing to migrate from' : `install the Cluster API CRDs that serve ${gv} first`}`,
+    }));
 }
 
 function isOurs(live: JsonObject, planned: PlannedObject): boolean {

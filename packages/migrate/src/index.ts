@@ -4,25 +4,26 @@
  * a function here and a `capi-kit migrate` subcommand: plan (read-only), apply
  * (idempotent and resumable), verify, prune (only after verify passes).
  */
-import type { ConversionPlugin } from '@capi-kit/conversion';
+import { type ConversionPlugin, V1ALPHA2 } from '@capi-kit/conversion';
 import type { KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ApplySummary, execute, preflight, servedProblems } from './apply.js';
 import { ClusterApi, type WriteHook } from './cluster-api.js';
 import { type MigrateError, MigrateFailure } from './errors.js';
 import { readInventory, type Scope } from './inventory.js';
-import { type MigrationPlan, planMigration } from './plan.js';
+import { type MigrationPlan, type MigrationTarget, planMigration } from './plan.js';
 import { type PruneSummary, prune } from './prune.js';
 import { type VerifyResult, verify } from './verify.js';
 
 export type { ApplySummary } from './apply.js';
-export { REQUIRED_GROUP_VERSIONS } from './apply.js';
 export type { Write, WriteHook } from './cluster-api.js';
 export { hasApiProblem, type MigrateError, type Problem } from './errors.js';
 export { type Inventory, owningCluster, type Scope, SOURCE_KINDS } from './inventory.js';
 export type { ObjectKey } from './object.js';
 export {
+  isMigrationTarget,
   type MigrationPlan,
+  type MigrationTarget,
   type OwnerLink,
   type PlannedObject,
   planMigration,
@@ -38,6 +39,8 @@ export interface MigrationOptions {
   readonly scope: Scope;
   /** Provider plug-ins for what v1alpha1 kept in providerSpec (AWS, vSphere, your own). */
   readonly plugins: readonly ConversionPlugin[];
+  /** The version to create (default cluster.x-k8s.io/v1alpha2, what the v0.2 controllers read). */
+  readonly to?: MigrationTarget;
   /** Called after every write; throwing stops the run there (tests inject crashes with it). */
   readonly afterWrite?: WriteHook;
 }
@@ -56,7 +59,8 @@ async function readPlan(
   api: ClusterApi,
   options: MigrationOptions,
 ): Promise<E.Either<MigrateError, MigrationPlan>> {
-  const served = await servedProblems(api);
+  const to = options.to ?? V1ALPHA2;
+  const served = await servedProblems(api, to);
   if (served.length > 0) {
     return E.left({
       code: 'preflight',
@@ -64,7 +68,7 @@ async function readPlan(
       problems: served,
     });
   }
-  return planMigration(await readInventory(api, options.scope), options.plugins);
+  return planMigration(await readInventory(api, options.scope), options.plugins, to);
 }
 
 /** What `apply` would create, rebuild, restore and re-own. Reads only. */

@@ -1,8 +1,10 @@
 import {
+  type ChainVersion,
   type ConversionPlugin,
   convertDocuments,
   formatConversionError,
   type InputDocument,
+  isChainVersion,
   isObject,
   type JsonObject,
   V1ALPHA1,
@@ -20,8 +22,20 @@ import { creatable, identity, keyOf, labelOf, metadataOf, type ObjectKey, uidOf 
  */
 export const SOURCE_UID_ANNOTATION = 'migrate.capi-kit.dev/source-uid';
 
+/**
+ * The version a migration creates: v1alpha2 (what v0.2 controllers read, the default), or
+ * any later one, straight from v1alpha1 along the conversion chain.
+ */
+export type MigrationTarget = Exclude<ChainVersion, typeof V1ALPHA1>;
+
+export function isMigrationTarget(value: unknown): value is MigrationTarget {
+  return isChainVersion(value) && value !== V1ALPHA1;
+}
+
 /** Cluster API kinds that v1alpha2 keeps, in creation order: owners first. */
 const CREATION_ORDER = ['Cluster', 'MachineDeployment', 'MachineSet', 'Machine'] as const;
+/** The API groups of Cluster API v0.1 and of every later version. */
+const CAPI_GROUPS = new Set(['cluster.k8s.io', 'cluster.x-k8s.io']);
 /** Kinds whose objects own what a provider plug-in generated for them (InfraMachine, BootstrapConfig, InfraCluster, key-pair Secrets). */
 const OWNS_GENERATED = new Set(['Cluster', 'Machine']);
 
@@ -52,6 +66,8 @@ export interface SecretToReown {
 }
 
 export interface MigrationPlan {
+  /** The version the objects are created in. */
+  readonly to: MigrationTarget;
   /** In creation order. */
   readonly objects: readonly PlannedObject[];
   readonly secrets: readonly SecretToReown[];
@@ -60,16 +76,17 @@ export interface MigrationPlan {
   readonly warnings: readonly string[];
 }
 
-const isCapiV1alpha2 = (o: JsonObject) =>
-  o.apiVersion === V1ALPHA2 && (CREATION_ORDER as readonly unknown[]).includes(o.kind);
+const isConverted = (o: JsonObject, to: ChainVersion) =>
+  o.apiVersion === to && (CREATION_ORDER as readonly unknown[]).includes(o.kind);
 
 /** Converts what the inventory holds into the objects to create, in order, with what to rebuild. */
 export function planMigration(
   inventory: Inventory,
   plugins: readonly ConversionPlugin[],
+  to: MigrationTarget = V1ALPHA2,
 ): E.Either<MigrateError, MigrationPlan> {
   const documents: InputDocument[] = inventory.objects.map((value, index) => ({ index, value }));
-  const converted = convertDocuments(documents, { to: V1ALPHA2, plugins });
+  const converted = convertDocuments(documents, { to, plugins });
   if (E.isLeft(converted)) {
     return E.left({
       code: 'conversion',
@@ -83,7 +100,7 @@ export function planMigration(
   const groups: { head: JsonObject; source: JsonObject; generated: JsonObject[] }[] = [];
   for (const document of converted.right.documents) {
     if (!isObject(document)) continue;
-    if (isCapiV1alpha2(document)) {
+    if (isConverted(document, to)) {
       const source = sources.get(identity({ ...keyOf(document), apiVersion: V1ALPHA1 }));
       if (source === undefined) continue;
       groups.push({ head: document, source, generated: [] });
@@ -100,7 +117,7 @@ export function planMigration(
   for (const { head, source, generated } of groups) {
     const sourceKey = { ...keyOf(source), uid: uidOf(source) ?? '' };
     const headKey = keyOf(head);
-    const { owners, kept } = ownerLinks(head, planned, warnings);
+    const { owners, kept } = ownerLinks(head, to, planned, warnings);
     objects.push(plannedObject(head, sourceKey, false, owners, kept));
     for (const object of generated) {
       const links = OWNS_GENERATED.has(headKey.kind) ? [{ owner: headKey }] : [];
@@ -113,14 +130,14 @@ export function planMigration(
     return {
       key,
       cluster: {
-        apiVersion: V1ALPHA2,
+        apiVersion: to,
         kind: 'Cluster',
         ...(key.namespace === undefined ? {} : { namespace: key.namespace }),
         name: cluster,
       },
     };
   });
-  return E.right({ objects, secrets, sources: inventory.objects, warnings });
+  return E.right({ to, objects, secrets, sources: inventory.objects, warnings });
 }
 
 function plannedObject(
@@ -160,6 +177,7 @@ function plannedObject(
  */
 function ownerLinks(
   object: JsonObject,
+  to: MigrationTarget,
   planned: ReadonlySet<string>,
   warnings: string[],
 ): { owners: OwnerLink[]; kept: JsonObject[] } {
@@ -168,13 +186,16 @@ function ownerLinks(
   const owners: OwnerLink[] = [];
   const kept: JsonObject[] = [];
   for (const ref of Array.isArray(refs) ? refs.filter(isObject) : []) {
-    const isCapi = ref.apiVersion === V1ALPHA2 || ref.apiVersion === V1ALPHA1;
+    // The chain converts objects, not the versions inside their ownerReferences (any
+    // version of the group is a valid reference): an owner of either group is rebuilt.
+    const group = typeof ref.apiVersion === 'string' ? ref.apiVersion.split('/')[0] : undefined;
+    const isCapi = CAPI_GROUPS.has(group ?? '') && (CREATION_ORDER as readonly unknown[]).includes(ref.kind);
     if (!isCapi) {
       kept.push(ref);
       continue;
     }
     const owner: ObjectKey = {
-      apiVersion: V1ALPHA2,
+      apiVersion: to,
       kind: String(ref.kind),
       ...(key.namespace === undefined ? {} : { namespace: key.namespace }),
       name: String(ref.name),

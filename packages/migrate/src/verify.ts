@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, V1ALPHA1, V1ALPHA2 } from '@capi-kit/conversion';
+import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import type { Problem } from './errors.js';
 import { readLive } from './live.js';
@@ -86,9 +86,9 @@ export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<Veri
           object: label,
           message: `ownerReference to ${V1ALPHA1} ${String(ref.kind)} ${String(ref.name)} is stale`,
         });
-      } else if (ref.apiVersion === V1ALPHA2) {
+      } else if (ref.apiVersion === plan.to) {
         const owner = {
-          apiVersion: V1ALPHA2,
+          apiVersion: plan.to,
           kind: String(ref.kind),
           name: String(ref.name),
           ...(planned.key.namespace === undefined ? {} : { namespace: planned.key.namespace }),

@@ -6,7 +6,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { KubeconfigError, loadKubeConfig } from '../kubeconfig.js';
 
-const usage = `Usage: capi-kit migrate plan|apply|verify|prune [-n NS | -A] [--dry-run] [--confirm] [-o text|json|yaml]
+const usage = `Usage: capi-kit migrate plan|apply|verify|prune [-n NS | -A] [--to APIVERSION] [--dry-run] [--confirm] [-o text|json|yaml]
 
 Moves a live management cluster from cluster.k8s.io/v1alpha1 (Cluster API v0.1) to
 cluster.x-k8s.io/v1alpha2 (v0.2). The runbook is docs/migration.md.
@@ -25,6 +25,8 @@ cluster.x-k8s.io/v1alpha2 (v0.2). The runbook is docs/migration.md.
 Options:
   -n, --namespace NS   the namespace (default: the kubeconfig context's, else default)
   -A, --all-namespaces every namespace
+  --to APIVERSION      the version to create: cluster.x-k8s.io/v1alpha2 (default; what
+                       v0.2 controllers read) or a later one, e.g. cluster.x-k8s.io/v1beta2
   --kubeconfig FILE    the management cluster (default: KUBECONFIG, else ~/.kube/config)
   -o, --output FORMAT  text (default), json or yaml
 
@@ -125,6 +127,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     confirm: { type: 'boolean' },
     kubeconfig: { type: 'string' },
     output: { type: 'string', short: 'o' },
+    to: { type: 'string' },
   });
   const [action, ...extra] = positionals;
   if (action === undefined) throw new UsageError(`missing action: one of ${ACTIONS.join(', ')}`);
@@ -142,6 +145,11 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     );
   }
   const format = oneOf('-o', values.output, ['text', 'json', 'yaml'] as const, 'text');
+  const migrate = await import('@capi-kit/migrate');
+  const to = values.to ?? 'cluster.x-k8s.io/v1alpha2';
+  if (!migrate.isMigrationTarget(to)) {
+    throw new UsageError(`--to must be a cluster.x-k8s.io version from v1alpha2 to v1beta2 (got '${to}')`);
+  }
 
   let kubeConfig: Awaited<ReturnType<typeof loadKubeConfig>>;
   try {
@@ -158,8 +166,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
           values.namespace ??
           (kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace || 'default'),
       };
-  const [migrate, { awsConversionPlugin }, { vsphereConversionPlugin }] = await Promise.all([
-    import('@capi-kit/migrate'),
+  const [{ awsConversionPlugin }, { vsphereConversionPlugin }] = await Promise.all([
     import('@capi-kit/providers-aws'),
     import('@capi-kit/providers-vsphere'),
   ]);
