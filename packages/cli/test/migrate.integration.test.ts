@@ -23,7 +23,10 @@ describe('capi-kit migrate: usage and kubeconfig errors come before any request'
     [['plan', '-n', 'a', '-A'], '-n and -A exclude each other'],
     [['verify', '--dry-run'], '--dry-run goes with apply'],
     [['plan', '-o', 'xml'], '-o must be one of text, json, yaml'],
-    [['plan', '--to', 'cluster.k8s.io/v1alpha1'], '--to must be a cluster.x-k8s.io version from v1alpha2 to v1beta2'],
+    [
+      ['plan', '--to', 'cluster.k8s.io/v1alpha1'],
+      '--to must be a cluster.x-k8s.io version from v1alpha2 to v1beta2',
+    ],
   ])('migrate %j is a usage error (exit 2)', (args, message) => {
     const result = runCli(['migrate', ...args], { env: { KUBECONFIG: join(scratch, 'missing') } });
     expect(result).toMatchObject({ code: 2, stdout: '' });
