@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { age, formatTable } from '../src/table.js';
+import { printable } from '../src/text.js';
+
+describe('kubectl-style tables', () => {
+  it('pads columns to their widest cell, three spaces apart, no trailing spaces', () => {
+    expect(
+      formatTable(
+        ['NAME', 'PHASE'],
+        [
+          ['a', 'running'],
+          ['long-name', ''],
+        ],
+      ),
+    ).toBe('NAME        PHASE\na           running\nlong-name\n');
+  });
+
+  it("prints ages as kubectl's HumanDuration does", () => {
+    const now = Date.parse('2026-12-01T00:00:00Z');
+    const ago = (seconds: number) => new Date(now - seconds * 1000).toISOString();
+    expect(
+      [
+        45,
+        119,
+        330,
+        720,
+        5 * 3600 + 180,
+        20 * 3600,
+        3 * 86400 + 4 * 3600,
+        45 * 86400,
+        800 * 86400,
+        9 * 365 * 86400,
+      ].map((s) => age(ago(s), now)),
+    ).toEqual(['45s', '119s', '5m30s', '12m', '5h3m', '20h', '3d4h', '45d', '2y70d', '9y']);
+    expect(age(undefined, now)).toBe('<unknown>');
+    expect(age('yesterday', now)).toBe('<unknown>');
+  });
+
+  it('escapes control characters from the cluster', () => {
+    expect(printable('a\u001b[31mb\nc\u007f\u0085')).toBe('a\\x1b[31mb\\x0ac\\x7f\\x85');
+    expect(printable('plain ünïcode')).toBe('plain ünïcode');
+  });
+});
