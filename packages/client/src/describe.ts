@@ -1,6 +1,6 @@
 import { type LeaseInspection, type LeaseLocation, NodeLeaseObserver } from '@capi-kit/lease';
 import { ProviderIDIndex, type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/providerid';
-import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig, type V1Lease, type V1Node } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CapiClient } from './client.js';
 import type { Unreadable } from './decode-served.js';
@@ -173,6 +173,9 @@ export async function describeCluster(
     );
   }
 
+  // The workload cluster is read while the management cluster is listed.
+  const workloadRead = readWorkload(client, cluster, options);
+
   // Everything of the Cluster's version in its namespace, then what belongs to it.
   const listed = await Promise.all(
     (['MachineDeployment', 'MachineSet', 'Machine'] as const).map((kind) =>
@@ -227,54 +230,54 @@ export async function describeCluster(
   // The workload cluster: Nodes, the join, and maintenance leases.
   const nodesWithoutMachine: string[] = [];
   let nodesKnown = false;
-  const workload = await reachWorkload(client, cluster, options.workload, problems);
-  if (workload !== undefined) {
-    const nodes = await listNodes(workload);
-    if (E.isLeft(nodes)) {
+  const workload = await workloadRead;
+  problems.push(...workload.problems);
+  if (workload.nodes !== undefined && E.isLeft(workload.nodes)) {
+    problems.push({
+      object: label('Cluster', cluster),
+      message: `nodes unknown: the workload cluster's Nodes cannot be listed: ${workload.nodes.left.message}`,
+    });
+  } else if (workload.nodes !== undefined) {
+    nodesKnown = true;
+    const index = new ProviderIDIndex(
+      options.providerIDRegistry ?? providerIDRegistry,
+      described.map((m) => ({ providerID: m.providerID ?? '', item: m })),
+    );
+    const report = index.match(
+      workload.nodes.right.map((n) => ({ providerID: n.spec?.providerID ?? '', item: n })),
+    );
+    for (const pair of report.matched)
+      pair.machine.node = { name: pair.node.metadata?.name ?? '', ready: isReady(pair.node) };
+    for (const node of report.unmatchedNodes) {
+      const nodeName = node.metadata?.name ?? '';
+      nodesWithoutMachine.push(nodeName);
       problems.push({
-        object: label('Cluster', cluster),
-        message: `nodes unknown: the workload cluster's Nodes cannot be listed: ${nodes.left.message}`,
+        object: `Node ${nodeName}`,
+        message:
+          (node.spec?.providerID ?? '') === ''
+            ? 'node without a machine: the Node has no providerID'
+            : `node without a machine: no Machine of the cluster has providerID '${node.spec?.providerID}'`,
       });
-    } else {
-      nodesKnown = true;
-      const index = new ProviderIDIndex(
-        options.providerIDRegistry ?? providerIDRegistry,
-        described.map((m) => ({ providerID: m.providerID ?? '', item: m })),
-      );
-      const report = index.match(nodes.right.map((n) => ({ providerID: n.spec?.providerID ?? '', item: n })));
-      for (const pair of report.matched)
-        pair.machine.node = { name: pair.node.metadata?.name ?? '', ready: isReady(pair.node) };
-      for (const node of report.unmatchedNodes) {
-        const nodeName = node.metadata?.name ?? '';
-        nodesWithoutMachine.push(nodeName);
-        problems.push({
-          object: `Node ${nodeName}`,
-          message:
-            (node.spec?.providerID ?? '') === ''
-              ? 'node without a machine: the Node has no providerID'
-              : `node without a machine: no Machine of the cluster has providerID '${node.spec?.providerID}'`,
-        });
-      }
-      for (const m of report.unmatchedMachines) {
+    }
+    for (const m of report.unmatchedMachines) {
+      problems.push({
+        object: label('Machine', m.machine),
+        message:
+          m.providerID === null
+            ? 'machine without a node: the Machine has no providerID yet'
+            : `machine without a node: no Node has providerID '${m.providerID}'`,
+      });
+    }
+    for (const group of report.ambiguous) {
+      const names = group.nodes.map((n) => n.metadata?.name ?? '').join(', ');
+      for (const m of group.machines) {
         problems.push({
           object: label('Machine', m.machine),
-          message:
-            m.providerID === null
-              ? 'machine without a node: the Machine has no providerID yet'
-              : `machine without a node: no Node has providerID '${m.providerID}'`,
+          message: `ambiguous join with Node(s) ${names}: ${group.reason}`,
         });
       }
-      for (const group of report.ambiguous) {
-        const names = group.nodes.map((n) => n.metadata?.name ?? '').join(', ');
-        for (const m of group.machines) {
-          problems.push({
-            object: label('Machine', m.machine),
-            message: `ambiguous join with Node(s) ${names}: ${group.reason}`,
-          });
-        }
-      }
-      await addMaintenance(workload, options.leaseLocation, described, problems);
     }
+    addMaintenance(workload, described, problems);
   }
 
   return E.right({
@@ -387,20 +390,47 @@ function findOwner(
   return null;
 }
 
-async function reachWorkload(
+/** What was read of the workload cluster; `nodes` absent when it could not be reached. */
+interface WorkloadRead {
+  readonly problems: Problem[];
+  readonly nodes?: E.Either<ClientError, V1Node[]>;
+  readonly leases?: MaintenanceLeases;
+  readonly leaseList?: E.Either<string, V1Lease[]>;
+}
+
+/** The workload cluster (given, else from the kubeconfig Secret): its Nodes and its lease namespace. */
+async function readWorkload(
   client: CapiClient,
   cluster: Capi,
-  given: KubeConfig | undefined,
-  problems: Problem[],
-): Promise<KubeConfig | undefined> {
-  if (given !== undefined) return given;
-  const fromSecret = await workloadKubeConfig(client.kubeConfig, cluster);
-  if (E.isRight(fromSecret)) return fromSecret.right;
-  problems.push({
-    object: `Secret ${fromSecret.left.secret}`,
-    message: `nodes unknown: ${fromSecret.left.message}`,
+  options: DescribeClusterOptions,
+): Promise<WorkloadRead> {
+  let kubeConfig = options.workload;
+  if (kubeConfig === undefined) {
+    const fromSecret = await workloadKubeConfig(client.kubeConfig, cluster);
+    if (E.isLeft(fromSecret)) {
+      return {
+        problems: [
+          {
+            object: `Secret ${fromSecret.left.secret}`,
+            message: `nodes unknown: ${fromSecret.left.message}`,
+          },
+        ],
+      };
+    }
+    kubeConfig = fromSecret.right;
+  }
+  const leases = new MaintenanceLeases({
+    kubeConfig,
+    ...(options.leaseLocation === undefined ? {} : { location: options.leaseLocation }),
   });
-  return undefined;
+  const [nodes, leaseList] = await Promise.all([
+    listNodes(kubeConfig),
+    leases.list().then(
+      (list) => E.right(list),
+      (error: unknown) => E.left(error instanceof Error ? error.message : String(error)),
+    ),
+  ]);
+  return { problems: [], nodes, leases, leaseList };
 }
 
 async function listNodes(kubeConfig: KubeConfig): Promise<E.Either<ClientError, V1Node[]>> {
@@ -426,11 +456,14 @@ function isReady(node: V1Node): boolean {
   return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-/** Lease observer that inspects many nodes from one list of the lease namespace. */
+/** Lease observer that judges many nodes' leases from one list of the lease namespace. */
 class MaintenanceLeases extends NodeLeaseObserver {
-  async inspectAll(nodes: readonly string[]): Promise<Map<string, LeaseInspection>> {
-    const leases = await this.api.list(this.namespace);
-    const byName = new Map(leases.items.map((lease) => [lease.metadata?.name ?? '', lease]));
+  async list(): Promise<V1Lease[]> {
+    return (await this.api.list(this.namespace)).items;
+  }
+
+  judgeAll(nodes: readonly string[], leases: readonly V1Lease[]): Map<string, LeaseInspection> {
+    const byName = new Map(leases.map((lease) => [lease.metadata?.name ?? '', lease]));
     return new Map(
       nodes.map((node) => {
         const address = this.address(node);
@@ -440,28 +473,24 @@ class MaintenanceLeases extends NodeLeaseObserver {
   }
 }
 
-async function addMaintenance(
-  workload: KubeConfig,
-  location: LeaseLocation | undefined,
-  machines: { node: DescribedMachine['node']; maintenance: DescribedMachine['maintenance']; machine: Capi }[],
+function addMaintenance(
+  workload: WorkloadRead,
+  machines: { node: DescribedMachine['node']; maintenance: DescribedMachine['maintenance'] }[],
   problems: Problem[],
-): Promise<void> {
+): void {
   const joined = machines.filter((m) => m.node !== null);
-  if (joined.length === 0) return;
-  const observer = new MaintenanceLeases({
-    kubeConfig: workload,
-    ...(location === undefined ? {} : { location }),
-  });
-  let leases: Map<string, LeaseInspection>;
-  try {
-    leases = await observer.inspectAll(joined.map((m) => m.node!.name));
-  } catch (error) {
+  if (joined.length === 0 || workload.leases === undefined || workload.leaseList === undefined) return;
+  if (E.isLeft(workload.leaseList)) {
     problems.push({
-      object: `Lease namespace ${observer.namespace}`,
-      message: `maintenance unknown: ${error instanceof Error ? error.message : String(error)}`,
+      object: `Lease namespace ${workload.leases.namespace}`,
+      message: `maintenance unknown: ${workload.leaseList.left}`,
     });
     return;
   }
+  const leases = workload.leases.judgeAll(
+    joined.map((m) => m.node!.name),
+    workload.leaseList.right,
+  );
   for (const m of joined) {
     const lease = leases.get(m.node!.name);
     if (lease !== undefined) m.maintenance = { holder: lease.holder ?? null, state: lease.state };

@@ -8,7 +8,7 @@ import {
 import * as E from 'fp-ts/lib/Either.js';
 import type { Unreadable } from './decode-served.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
-import { fileUnder, unfileFrom } from './multimap.js';
+import { type Bucket, fileUnder, itemsUnder, unfileFrom } from './multimap.js';
 import { clusterNameOf, type ObjectWithMeta, objectKey, ownerUIDsOf, providerIDOf } from './object-facts.js';
 import { ObservedWatch } from './observed-watch.js';
 import { ProviderIDIdentityIndex } from './provider-identity.js';
@@ -71,7 +71,8 @@ const DEFAULT_SILENCE_MS = 5 * 60_000;
  * - a silent watch (no event, bookmark or reconnect for `silenceTimeoutMs`): the watch is
  *   dropped and a fresh ListWatch relists; callbacks of the dropped one are ignored.
  *
- * Objects that do not decode are kept apart (`invalid()`), never dropped.
+ * Objects that do not decode are kept apart (`invalid()`), never dropped. Cached objects
+ * are shared with handlers and indexes: treat them as read-only (copy before changing).
  */
 export class Informer<T extends ObjectWithMeta> {
   readonly #source: ResourceClient<T>;
@@ -79,11 +80,12 @@ export class Informer<T extends ObjectWithMeta> {
   readonly #options: InformerOptions;
   readonly #objects = new Map<string, T>();
   readonly #invalid = new Map<string, Unreadable>();
-  readonly #indexes = new Map<IndexName, Map<string, Set<string>>>([
+  // Index buckets hold cache keys. Removing an object from them reads the index values off
+  // the cached object itself, so nothing per object is stored twice.
+  readonly #indexes = new Map<IndexName, Map<string, Bucket<string>>>([
     ['clusterName', new Map()],
     ['ownerUID', new Map()],
   ]);
-  readonly #indexKeys = new Map<string, { clusterName?: string; ownerUID: string[] }>();
   readonly #providerIDs: ProviderIDIdentityIndex<string>;
   readonly #handlers: { [K in keyof Handlers<T>]: Set<Handlers<T>[K]> } = {
     add: new Set(),
@@ -186,10 +188,11 @@ export class Informer<T extends ObjectWithMeta> {
    * the cluster-name label of either version) or `ownerUID` (any ownerReference's UID).
    */
   byIndex(index: IndexName, key: string): T[] {
-    const keys = this.#indexes.get(index)?.get(key);
-    return keys === undefined
-      ? []
-      : [...keys].map((k) => this.#objects.get(k)).filter((o) => o !== undefined);
+    const buckets = this.#indexes.get(index);
+    if (buckets === undefined) return [];
+    return itemsUnder(buckets, key)
+      .map((k) => this.#objects.get(k))
+      .filter((o) => o !== undefined);
   }
 
   /**
@@ -342,7 +345,7 @@ export class Informer<T extends ObjectWithMeta> {
     const decoded = this.#source.decode(raw);
     if (E.isLeft(decoded)) {
       const old = this.#objects.get(key);
-      if (old !== undefined) this.#unindex(key);
+      if (old !== undefined) this.#unindex(key, old);
       this.#objects.delete(key);
       this.#invalid.set(key, decoded.left);
       for (const handler of this.#handlers.invalid) handler(decoded.left);
@@ -352,6 +355,7 @@ export class Informer<T extends ObjectWithMeta> {
     this.#invalid.delete(key);
     const old = this.#objects.get(key);
     if (old !== undefined && old.metadata?.resourceVersion === object.metadata?.resourceVersion) return;
+    if (old !== undefined) this.#unindex(key, old);
     this.#objects.set(key, object);
     this.#index(key, object);
     if (old === undefined) for (const handler of this.#handlers.add) handler(object);
@@ -363,27 +367,23 @@ export class Informer<T extends ObjectWithMeta> {
     const old = this.#objects.get(key);
     if (old === undefined) return;
     this.#objects.delete(key);
-    this.#unindex(key);
+    this.#unindex(key, old);
     for (const handler of this.#handlers.delete) handler(old);
   }
 
   #index(key: string, object: T): void {
-    this.#unindex(key);
     const clusterName = clusterNameOf(object);
-    const ownerUID = ownerUIDsOf(object);
-    this.#indexKeys.set(key, { ...(clusterName === undefined ? {} : { clusterName }), ownerUID });
     if (clusterName !== undefined) fileUnder(this.#indexes.get('clusterName')!, clusterName, key);
-    for (const uid of ownerUID) fileUnder(this.#indexes.get('ownerUID')!, uid, key);
-    this.#providerIDs.set(key, providerIDOf(object));
+    for (const uid of ownerUIDsOf(object)) fileUnder(this.#indexes.get('ownerUID')!, uid, key);
+    this.#providerIDs.add(key, providerIDOf(object));
   }
 
-  #unindex(key: string): void {
-    const keys = this.#indexKeys.get(key);
-    if (keys === undefined) return;
-    this.#indexKeys.delete(key);
-    if (keys.clusterName !== undefined) unfileFrom(this.#indexes.get('clusterName')!, keys.clusterName, key);
-    for (const uid of keys.ownerUID) unfileFrom(this.#indexes.get('ownerUID')!, uid, key);
-    this.#providerIDs.delete(key);
+  /** Takes `key` out of the buckets `object` (as cached) was filed in. */
+  #unindex(key: string, object: T): void {
+    const clusterName = clusterNameOf(object);
+    if (clusterName !== undefined) unfileFrom(this.#indexes.get('clusterName')!, clusterName, key);
+    for (const uid of ownerUIDsOf(object)) unfileFrom(this.#indexes.get('ownerUID')!, uid, key);
+    this.#providerIDs.remove(key, providerIDOf(object));
   }
 }
 

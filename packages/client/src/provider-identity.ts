@@ -1,42 +1,36 @@
 import { type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/providerid';
-import { fileUnder, unfileFrom } from './multimap.js';
+import { type Bucket, fileUnder, itemsUnder, unfileFrom } from './multimap.js';
 
 /**
  * A set of items keyed by providerID identity that can also forget items (informer caches
  * change). The default registry knows every cloud's grammar (`@capi-kit/providerid`).
+ * Nothing per item is kept beyond the two buckets it is filed in: removal takes the
+ * providerID it was added with and identifies it again.
  */
 export class ProviderIDIdentityIndex<T> {
   readonly #registry: ProviderIDRegistry;
-  // key -> items; an item is filed under its full key (byKey) and its unqualified key (byUnqualified).
-  readonly #byKey = new Map<string, Set<T>>();
-  readonly #byUnqualified = new Map<string, Set<T>>();
-  readonly #keysOf = new Map<T, { key: string; unqualifiedKey: string }>();
+  // An item is filed under its full key (byKey) and its unqualified key (byUnqualified).
+  readonly #byKey = new Map<string, Bucket<T>>();
+  readonly #byUnqualified = new Map<string, Bucket<T>>();
 
   constructor(registry: ProviderIDRegistry = providerIDRegistry) {
     this.#registry = registry;
   }
 
-  /** The identity key of a providerID (`space|parts[@qualifier]`). */
-  keyOf(providerID: string): string {
-    return this.#registry.identify(providerID).key;
-  }
-
-  /** Files `item` under `providerID` (blank IDs are not filed), replacing where it was filed before. */
-  set(item: T, providerID: string | undefined): void {
-    this.delete(item);
+  /** Files `item` under `providerID` (blank or absent IDs are not filed). */
+  add(item: T, providerID: string | undefined): void {
     if (providerID === undefined || providerID.trim() === '') return;
     const { key, unqualifiedKey } = this.#registry.identify(providerID);
-    this.#keysOf.set(item, { key, unqualifiedKey });
     fileUnder(this.#byKey, key, item);
     fileUnder(this.#byUnqualified, unqualifiedKey, item);
   }
 
-  delete(item: T): void {
-    const keys = this.#keysOf.get(item);
-    if (keys === undefined) return;
-    this.#keysOf.delete(item);
-    unfileFrom(this.#byKey, keys.key, item);
-    unfileFrom(this.#byUnqualified, keys.unqualifiedKey, item);
+  /** Forgets `item`, filed under `providerID` by `add`. */
+  remove(item: T, providerID: string | undefined): void {
+    if (providerID === undefined || providerID.trim() === '') return;
+    const { key, unqualifiedKey } = this.#registry.identify(providerID);
+    unfileFrom(this.#byKey, key, item);
+    unfileFrom(this.#byUnqualified, unqualifiedKey, item);
   }
 
   /**
@@ -48,8 +42,8 @@ export class ProviderIDIdentityIndex<T> {
     if (providerID.trim() === '') return [];
     const { key, unqualifiedKey } = this.#registry.identify(providerID);
     if (key !== unqualifiedKey) {
-      return [...(this.#byKey.get(key) ?? []), ...(this.#byKey.get(unqualifiedKey) ?? [])];
+      return [...itemsUnder(this.#byKey, key), ...itemsUnder(this.#byKey, unqualifiedKey)];
     }
-    return [...(this.#byUnqualified.get(key) ?? [])];
+    return itemsUnder(this.#byUnqualified, key);
   }
 }
