@@ -1,3 +1,4 @@
+import { formatJsonPath } from '@capi-kit/core/objects';
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { maxSizeAnnotations, minSizeAnnotations } from './keys.js';
 
@@ -21,7 +22,7 @@ type Annotations = Readonly<Record<string, unknown>> | undefined | null;
 
 /** `metadata.annotations["key"]`, the JSON path of one annotation. */
 export function annotationPath(key: string): string {
-  return `metadata.annotations[${JSON.stringify(key)}]`;
+  return formatJsonPath(['metadata', 'annotations', key]);
 }
 
 // Go's strconv.Atoi on a 64-bit platform: an optional sign and decimal digits, nothing
