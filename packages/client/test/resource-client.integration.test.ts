@@ -13,6 +13,7 @@ import {
   v1alpha2Machine,
   v1alpha2MachineSet,
 } from './helpers/fixtures.js';
+import { pollUntil } from './helpers/poll.js';
 
 const cp = useControlPlane();
 
@@ -256,6 +257,64 @@ describe.skipIf(noControlPlane())('typed access on a real API server', () => {
       const listed = unwrap(await view.list({ namespace: ns }));
       expect(listed.items).toEqual([]);
       expect(listed.invalid).toHaveLength(1);
+    });
+  });
+
+  describe('watches', () => {
+    it('a typed watch from a list resourceVersion sees adds, changes and deletes, and undecodable objects raw', async () => {
+      const ns = await cp.createNamespace('client-watch');
+      const v1 = unwrap(client.resource('cluster.k8s.io/v1alpha1', 'Machine'));
+      const start = unwrap(await v1.list({ namespace: ns })).resourceVersion;
+      const seen: string[] = [];
+      const handle = await v1.watch({ namespace: ns, resourceVersion: start }, (event) => {
+        if (event.type === 'INVALID')
+          seen.push(
+            `INVALID ${event.event} ${event.error.code === 'invalid-object' ? event.error.path : ''}`,
+          );
+        else if (event.type !== 'BOOKMARK') seen.push(`${event.type} ${event.object.metadata?.name}`);
+      });
+      unwrap(await v1.create(v1alpha1Machine(ns, 'w-0')));
+      unwrap(
+        await v1.patch(ns, 'w-0', { type: 'merge', patch: { metadata: { labels: { changed: 'yes' } } } }),
+      );
+      const bad = v1alpha1Machine(ns, 'w-bad');
+      await v1.create({ ...bad, spec: { ...bad.spec, taints: [{ key: 7, effect: 'NoSchedule' }] } } as never);
+      unwrap(await v1.delete(ns, 'w-0'));
+      await pollUntil('four events', () => seen.length >= 4);
+      handle.stop();
+      expect(await handle.done).toBeUndefined();
+      expect(seen).toEqual(['ADDED w-0', 'MODIFIED w-0', 'INVALID ADDED spec.taints[0].key', 'DELETED w-0']);
+    });
+
+    it('an informer keeps objects that do not decode apart, and moves them when they are fixed', async () => {
+      const ns = await cp.createNamespace('client-informer-invalid');
+      const v1 = unwrap(client.resource('cluster.k8s.io/v1alpha1', 'Machine'));
+      const bad = v1alpha1Machine(ns, 'i-bad');
+      await v1.create({ ...bad, spec: { ...bad.spec, taints: [{ key: 7, effect: 'NoSchedule' }] } } as never);
+      unwrap(await v1.create(v1alpha1Machine(ns, 'i-good')));
+      const informer = unwrap(client.informer('cluster.k8s.io/v1alpha1', 'Machine', { namespace: ns }));
+      const invalid: string[] = [];
+      informer.on('invalid', (u) => invalid.push(u.message));
+      try {
+        await informer.start();
+        expect(informer.list().map((m) => m.metadata?.name)).toEqual(['i-good']);
+        expect(
+          informer.invalid().map((u) => (u.code === 'invalid-object' ? `${u.name} ${u.path}` : '')),
+        ).toEqual(['i-bad spec.taints[0].key']);
+        expect(invalid[0]).toMatch(
+          /Machine .*\/i-bad \(cluster\.k8s\.io\/v1alpha1\) does not decode: spec\.taints\[0\]\.key/,
+        );
+        expect(informer.byIndex('clusterName', 'legacy').map((m) => m.metadata?.name)).toEqual(['i-good']);
+        await v1.patch(ns, 'i-bad', {
+          type: 'json',
+          patch: [{ op: 'replace', path: '/spec/taints/0/key', value: 'fixed' }],
+        });
+        await pollUntil('the fixed Machine joins the cache', () => informer.get(ns, 'i-bad') !== undefined);
+        expect(informer.invalid()).toEqual([]);
+        expect(informer.byIndex('clusterName', 'legacy')).toHaveLength(2);
+      } finally {
+        informer.stop();
+      }
     });
   });
 });
