@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { clusterTable } from './cluster.js';
 import { versionsUp } from './common-moves.js';
-import type { ConversionError } from './errors.js';
+import type { ConversionError, ConversionErrorCode } from './errors.js';
 import { type KindTable, tableStashRules } from './kind-table.js';
 import { machineTable } from './machine.js';
 import { machineDeploymentTable } from './machinedeployment.js';
@@ -15,7 +15,7 @@ import {
   type ConversionPlugin,
   findPlugin,
   type MachinePluginInput,
-  type PluginOutput,
+  type PluginResult,
   providerSpecType,
 } from './plugins.js';
 import type { ObjectReport } from './report.js';
@@ -129,7 +129,7 @@ export function coreConvert(
   return out;
 }
 
-type Failure = { readonly code?: StashRefusalCode; readonly path?: string; readonly message: string };
+type Failure = { readonly code?: ConversionErrorCode; readonly path?: string; readonly message: string };
 
 /** Checks the metadata shapes the conversion writes into, so later steps can rely on them. */
 function checkShape(object: JsonObject): Failure | undefined {
@@ -190,13 +190,18 @@ function runPlugin(
     const ref = ps.valueFrom.machineClass;
     if (options.resolveMachineClass === undefined) {
       return E.left({
+        code: 'machine-class',
         path: `${where}.valueFrom.machineClass`,
         message: 'refers to a MachineClass; convert the whole manifest that holds it',
       });
     }
     const resolved = options.resolveMachineClass(ref, namespace);
     if (E.isLeft(resolved))
-      return E.left({ path: `${where}.valueFrom.machineClass`, message: resolved.left });
+      return E.left({
+        code: 'machine-class',
+        path: `${where}.valueFrom.machineClass`,
+        message: resolved.left,
+      });
     value = resolved.right.providerSpec;
     valueSource = resolved.right.source;
   } else if (!required) {
@@ -219,6 +224,7 @@ function runPlugin(
     const loaded = plugins.length === 0 ? 'none loaded' : `loaded: ${plugins.map((p) => p.name).join(', ')}`;
     const type = `apiVersion ${JSON.stringify(t.apiVersion ?? '(none)')} kind ${JSON.stringify(t.kind ?? '(none)')}`;
     return E.left({
+      code: 'no-plugin',
       path: valuePath,
       message: `no conversion plug-in handles providerSpec ${type}${inline ? '' : ` (from ${valueSource})`} (${loaded})`,
     });
@@ -230,7 +236,7 @@ function runPlugin(
     });
   }
   const owner = { kind: table.kind, name, ...(namespace === undefined ? {} : { namespace }) };
-  let result: E.Either<string, PluginOutput>;
+  let result: PluginResult;
   if (role === 'cluster') {
     result = plugin.cluster({ owner, providerSpec: value, providerSpecSource: valueSource });
   } else {
@@ -251,7 +257,14 @@ function runPlugin(
     };
     result = role === 'machine' ? plugin.machine(input) : plugin.machineTemplate(input);
   }
-  if (E.isLeft(result)) return E.left({ path: valuePath, message: `${plugin.name} plug-in: ${result.left}` });
+  if (E.isLeft(result)) {
+    const { path, message } = result.left;
+    return E.left({
+      code: 'plugin-refused',
+      path: path === undefined ? valuePath : `${valuePath}.${path}`,
+      message: `${plugin.name} plug-in: ${message}`,
+    });
+  }
   const output = result.right;
   if (!hasRef) {
     const path = [...specPath, 'infrastructureRef'];
@@ -262,6 +275,7 @@ function runPlugin(
   if (required && !hasBootstrap) {
     if (output.bootstrap === undefined) {
       return E.left({
+        code: 'plugin-refused',
         path: where,
         message: `${plugin.name} plug-in made no bootstrap config, which v1alpha2 requires`,
       });
@@ -419,12 +433,13 @@ export function convertObject(
   to: ApiVersion,
   options: ConvertOptions = {},
 ): E.Either<ConversionError, DocumentConversion> {
-  if (!isObject(value)) return E.left({ message: 'is not an object' });
+  if (!isObject(value)) return E.left({ code: 'invalid-object', message: 'is not an object' });
   const apiVersion = value.apiVersion;
   const kind = value.kind;
   const id = identity(value);
   const fail = (f: Failure): ConversionError => ({
-    ...(typeof kind === 'string' ? { kind } : {}),
+    code: 'invalid-object',
+    ...(typeof kind === 'string' ? { objectKind: kind } : {}),
     ...id,
     ...f,
   });
@@ -439,6 +454,7 @@ export function convertObject(
     // e.g. cluster.x-k8s.io/v1alpha3: not something to pass through as if it were done
     return E.left(
       fail({
+        code: 'unsupported-version',
         path: 'apiVersion',
         message: `${apiVersion} is not a version this converter knows (${V1ALPHA1}, ${V1ALPHA2})`,
       }),
@@ -474,8 +490,8 @@ export function convertObject(
       if (E.isLeft(result)) {
         const itemId = identity(item);
         return E.left({
-          ...(result.left.code === undefined ? {} : { code: result.left.code }),
-          kind: listOf,
+          code: result.left.code ?? 'invalid-object',
+          objectKind: listOf,
           ...itemId,
           path: result.left.path === undefined ? at : `${at}.${result.left.path}`,
           message: result.left.message,

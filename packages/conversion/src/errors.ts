@@ -1,18 +1,39 @@
-import { formatObjectName } from '@capi-kit/core/objects';
+import { formatObjectName, objectName } from '@capi-kit/core/objects';
 import type { StashRefusalCode } from './stash-rules.js';
 
 /**
  * Why a document could not be converted. Everything a person needs to find it: which
  * document of the manifest, which object, which field.
  */
+/**
+ * What went wrong, as a tag a program can branch on. The stash refusals are listed in
+ * stash-rules.ts; the others:
+ */
+export type ConversionErrorCode =
+  | StashRefusalCode
+  /** The document is not an object, or misses or mistypes a field conversion needs. */
+  | 'invalid-object'
+  /** The apiVersion (or the target) is one no conversion knows. */
+  | 'unsupported-version'
+  /** A providerSpec no conversion plug-in claims. */
+  | 'no-plugin'
+  /** A plug-in refused the providerSpec (its own message follows). */
+  | 'plugin-refused'
+  /** A providerSpec.valueFrom.machineClass that the manifest cannot resolve. */
+  | 'machine-class'
+  /** Two documents would write the same object with different content. */
+  | 'duplicate-output'
+  /** The manifest text itself does not parse. */
+  | 'manifest-syntax';
+
 export interface ConversionError {
-  /** Set for refusals of a conversion stash (see stash-rules.ts), so callers can tell them apart. */
-  readonly code?: StashRefusalCode;
+  readonly code: ConversionErrorCode;
   /** 0-based position of the document in the manifest (absent for a lone object). */
   readonly index?: number;
   /** 1-based line where the document starts, when it came from a manifest. */
   readonly line?: number;
-  readonly kind?: string;
+  /** The object's kind (`objectKind`, as `kind` would read as the error's own kind). */
+  readonly objectKind?: string;
   readonly name?: string;
   /** The object's `metadata.generateName`, when it has no name yet. */
   readonly generateName?: string;
@@ -22,9 +43,20 @@ export interface ConversionError {
   readonly message: string;
 }
 
+/** The object an error is about, read from the document (kind as `objectKind`). */
+export function erroneousObject(
+  value: unknown,
+): Pick<ConversionError, 'objectKind' | 'name' | 'generateName' | 'namespace'> {
+  const { kind, ...names } = objectName(value);
+  return { ...(kind === undefined ? {} : { objectKind: kind }), ...names };
+}
+
 /** `document 3 (Machine default/web-0, line 40): spec.providerSpec.value: no conversion plug-in …`. */
-export function formatConversionError(error: ConversionError): string {
-  const what = formatObjectName(error);
+export function formatConversionError(error: Omit<ConversionError, 'code'>): string {
+  const what = formatObjectName({
+    ...error,
+    ...(error.objectKind === undefined ? {} : { kind: error.objectKind }),
+  });
   const details = [
     what === '' ? undefined : what,
     error.line === undefined ? undefined : `line ${error.line}`,

@@ -1,7 +1,8 @@
 /**
  * `@capi-kit/conversion`: every Cluster API version (v1alpha1 … v1beta2) to any other,
  * lossless, for single objects and whole manifests, with provider plug-ins for what v1alpha1
- * kept in `providerSpec`. The ConversionReview webhook is `@capi-kit/conversion/webhook`.
+ * kept in `providerSpec`. The ConversionReview webhook is `@capi-kit/conversion/webhook`; what plug-in authors
+ * need is `@capi-kit/conversion/plugin-kit`.
  */
 export { type ChainOptions, chainPath, convertAlongChain, convertTo } from './chain/convert.js';
 export { durationToSeconds, parseGoDuration, secondsToDuration } from './chain/duration.js';
@@ -48,47 +49,7 @@ export {
 } from './metadata.js';
 export type { AppliedMove, FieldMove } from './moves.js';
 export { isObject, type Json, type JsonObject, type Path } from './path.js';
-export {
-  certificateSecrets,
-  clusterNamed,
-  clusterOutput,
-  KEY_PAIR_SECRETS,
-  type KubeadmParts,
-  kubeadmConfig,
-  kubeadmConfigTemplate,
-  kubeadmConfigurationParts,
-  kubeadmSpec,
-  labelOf,
-  type MachineParts,
-  machineNamed,
-  machineOutput,
-  machineTemplateOutput,
-  moveProviderFields,
-  type Named,
-  noHomeWarnings,
-  type ProviderFieldMove,
-  type ProviderFieldResult,
-  providerObject,
-  unmappedFields,
-} from './plugin-kit.js';
-export {
-  BOOTSTRAP_V1ALPHA2,
-  type ClusterInfo,
-  type ClusterPluginInput,
-  type ConversionPlugin,
-  findPlugin,
-  INFRASTRUCTURE_V1ALPHA2,
-  type MachinePluginInput,
-  type ObjectRef,
-  type OwnerInfo,
-  objectRef,
-  type PluginOutput,
-  type PluginResult,
-  type ProviderSpecType,
-  pluginFail,
-  pluginOk,
-  providerSpecType,
-} from './plugins.js';
+export type { ConversionPlugin, PluginError } from './plugins.js';
 export type { ConversionReport, DocumentReport, ObjectReport } from './report.js';
 export { formatReport } from './report.js';
 export { CONVERSION_DATA_ANNOTATION, type Stash, type StashEntry } from './stash.js';

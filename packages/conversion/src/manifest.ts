@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { type ChainOptions, convertTo } from './chain/convert.js';
 import type { ChainVersion } from './chain/versions.js';
 import type { ResolvedMachineClass } from './convert.js';
-import type { ConversionError } from './errors.js';
+import { type ConversionError, erroneousObject } from './errors.js';
 import { deepEqual, getPath, isObject, type JsonObject } from './path.js';
 import { quotedPlaceholders, writeYaml } from './placeholders.js';
 import type { ClusterInfo, ConversionPlugin } from './plugins.js';
@@ -169,7 +169,11 @@ export function convertDocuments(
     const result = convertTo(doc.value, options.to, convertOptions);
     if (E.isLeft(result)) {
       const error = result.left;
-      errors.push({ ...at(doc), ...(error.kind === undefined ? objectName(doc.value) : {}), ...error });
+      errors.push({
+        ...at(doc),
+        ...(error.objectKind === undefined ? erroneousObject(doc.value) : {}),
+        ...error,
+      });
       continue;
     }
     const { object, generated, reports: objectReports } = result.right;
@@ -183,8 +187,9 @@ export function convertDocuments(
         if (deepEqual(first.value, value)) continue;
         const { kind, name, namespace } = objectName(value);
         errors.push({
+          code: 'duplicate-output',
           ...at(doc),
-          ...objectName(doc.value),
+          ...erroneousObject(doc.value),
           message: `${kind} ${qualified(name ?? '', namespace)} would be written twice, with different content (also by document ${first.index + 1}); does the manifest mix versions of one object?`,
         });
         continue;
@@ -236,6 +241,7 @@ export function convertManifest(
   if (E.isLeft(read)) {
     return E.left(
       read.left.map((e) => ({
+        code: 'manifest-syntax' as const,
         index: e.index,
         message: `line ${e.line}, column ${e.column}: ${e.message}`,
       })),

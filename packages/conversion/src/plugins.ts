@@ -88,11 +88,11 @@ export interface ConversionPlugin {
   /** The providerSpec types this plug-in converts. */
   readonly handles: readonly ProviderSpecType[];
   /** Cluster `spec.providerSpec` → infrastructure cluster object. */
-  readonly cluster: (input: ClusterPluginInput) => E.Either<string, PluginOutput>;
+  readonly cluster: (input: ClusterPluginInput) => PluginResult;
   /** Machine `spec.providerSpec` → infrastructure machine + bootstrap config. */
-  readonly machine: (input: MachinePluginInput) => E.Either<string, PluginOutput>;
+  readonly machine: (input: MachinePluginInput) => PluginResult;
   /** MachineSet / MachineDeployment template → infrastructure machine template + bootstrap config template. */
-  readonly machineTemplate: (input: MachinePluginInput) => E.Either<string, PluginOutput>;
+  readonly machineTemplate: (input: MachinePluginInput) => PluginResult;
 }
 
 /** The type a providerSpec value declares, if it declares one. */
@@ -112,15 +112,28 @@ export function findPlugin(
   return plugins.find((p) => p.handles.some((h) => h.apiVersion === apiVersion && h.kind === kind));
 }
 
+/**
+ * Why a plug-in cannot convert a providerSpec. `path` is relative to the providerSpec value
+ * (`networkSpec.vpc`), when one field is to blame.
+ */
+export interface PluginError {
+  readonly code: 'plugin-refused';
+  readonly message: string;
+  readonly path?: string;
+}
+
 /** What a plug-in hook returns: the output, or why the providerSpec cannot be converted. */
-export type PluginResult = E.Either<string, PluginOutput>;
+export type PluginResult = E.Either<PluginError, PluginOutput>;
 
 /** A plug-in's success, without the plug-in package needing fp-ts itself. */
 export function pluginOk(output: PluginOutput): PluginResult {
   return E.right(output);
 }
 
-/** A plug-in's failure: the message is shown after the document and providerSpec path. */
-export function pluginFail(message: string): PluginResult {
-  return E.left(message);
+/**
+ * A plug-in's failure: the message is shown after the document and providerSpec path (and
+ * `path`, the field within the providerSpec, when given).
+ */
+export function pluginFail(message: string, path?: string): PluginResult {
+  return E.left({ code: 'plugin-refused', message, ...(path === undefined ? {} : { path }) });
 }

@@ -2,14 +2,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
 import { vsphereConversionPlugin } from '../../providers-vsphere/src/conversion/index.js';
-import {
-  type ConversionPlugin,
-  convertObject,
-  findPlugin,
-  pluginFail,
-  pluginOk,
-  V1ALPHA2,
-} from '../src/index.js';
+import { type ConversionPlugin, convertObject, V1ALPHA2 } from '../src/index.js';
+import { findPlugin, pluginFail, pluginOk } from '../src/plugin-kit.js';
 
 const machine = (value: Record<string, unknown>) => ({
   apiVersion: 'cluster.k8s.io/v1alpha1',
@@ -96,7 +90,8 @@ describe('plug-in selection', () => {
     const value = { apiVersion: 'awsprovider/v1alpha1', kind: 'AWSMachineProviderSpec' };
     expect(convertObject(machine(value), V1ALPHA2, { plugins: [noBootstrap] })).toEqual(
       E.left({
-        kind: 'Machine',
+        code: 'plugin-refused',
+        objectKind: 'Machine',
         name: 'm',
         namespace: 'ns',
         path: 'spec.providerSpec',

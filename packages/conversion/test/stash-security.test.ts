@@ -126,7 +126,7 @@ describe('the conversion stash is data, not instructions', () => {
   for (const c of cases) {
     it(`refuses ${c.name}, naming the path`, () => {
       const error = refusal(down(v2Machine({ restores: V1ALPHA1, patch: c.patch })));
-      expect(error).toMatchObject({ code: c.code, path: c.path, kind: 'Machine', name: 'web-0' });
+      expect(error).toMatchObject({ code: c.code, path: c.path, objectKind: 'Machine', name: 'web-0' });
       expect(error.message).toContain('refused');
     });
   }
@@ -211,7 +211,7 @@ describe('the conversion stash is data, not instructions', () => {
         index: 0,
         code: 'stash-identity',
         path: 'kind',
-        kind: 'Machine',
+        objectKind: 'Machine',
         name: 'web-0',
       }),
     ]);

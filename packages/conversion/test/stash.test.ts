@@ -90,7 +90,7 @@ describe('stash annotation on converted objects', () => {
     ((v2.metadata as JsonObject).annotations as JsonObject)[CONVERSION_DATA_ANNOTATION] = '{not json';
     expect(convertObject(v2, V1ALPHA1)).toEqual(
       E.left({
-        kind: 'Machine',
+        objectKind: 'Machine',
         name: 'm',
         code: 'stash-malformed',
         path: `metadata.annotations[${JSON.stringify(CONVERSION_DATA_ANNOTATION)}]`,

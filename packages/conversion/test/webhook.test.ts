@@ -1,5 +1,5 @@
 import { request } from 'node:https';
-import { createCertificateAuthority } from '@capi-kit/envtest';
+import { createCertificateAuthority } from '@capi-kit/envtest/pki';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { CONVERSION_DATA_ANNOTATION } from '../src/index.js';

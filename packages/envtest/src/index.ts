@@ -1,4 +1,5 @@
-// @capi-kit/envtest: a real Kubernetes control plane for tests.
+// @capi-kit/envtest: a real Kubernetes control plane for tests. The certificate helpers it
+// uses are at `@capi-kit/envtest/pki`, for tests that need a CA of their own.
 export {
   type ControlPlaneBinaries,
   findControlPlaneBinaries,
@@ -17,13 +18,6 @@ export {
 export { type CrdConversion, convertV1beta1Crd, isCrd, isV1beta1Crd, makeStructural } from './crd-v1beta1.js';
 export { type CrdInput, type InstalledCrd, installCRDs, loadCrds } from './crds.js';
 export { probeDocker } from './docker.js';
-export {
-  type CertificateAndKey,
-  type CertificateAuthority,
-  createCertificateAuthority,
-  loadCertificateAuthority,
-  loopbackHosts,
-} from './pki.js';
 export { restRequest } from './rest.js';
 export {
   type ConvertObject,

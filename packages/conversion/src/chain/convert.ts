@@ -6,7 +6,7 @@ import {
   type DocumentConversion,
   type ObjectConversion,
 } from '../convert.js';
-import type { ConversionError } from '../errors.js';
+import type { ConversionError, ConversionErrorCode } from '../errors.js';
 import type { AppliedMove } from '../moves.js';
 import { clone, getPath, isObject, type JsonObject } from '../path.js';
 import type { ObjectReport } from '../report.js';
@@ -28,7 +28,7 @@ import {
 /** Options for a conversion anywhere along the chain. */
 export interface ChainOptions extends ConvertOptions, HopOptions {}
 
-type Failure = { readonly path?: string; readonly message: string };
+type Failure = { readonly code?: ConversionErrorCode; readonly path?: string; readonly message: string };
 
 /** One step of a walk along the chain: the hop, and which way it is taken. */
 interface Step {
@@ -172,12 +172,13 @@ export function convertTo(
   to: ChainVersion,
   options: ChainOptions = {},
 ): E.Either<ConversionError, DocumentConversion> {
-  if (!isObject(value)) return E.left({ message: 'is not an object' });
+  if (!isObject(value)) return E.left({ code: 'invalid-object', message: 'is not an object' });
   const apiVersion = value.apiVersion;
   const kind = value.kind;
   const id = identity(value);
   const fail = (f: Failure): ConversionError => ({
-    ...(typeof kind === 'string' ? { kind } : {}),
+    code: 'invalid-object',
+    ...(typeof kind === 'string' ? { objectKind: kind } : {}),
     ...id,
     ...f,
   });
@@ -232,7 +233,8 @@ export function convertTo(
       const result = convertAlongChain(item, listOf, apiVersion, to, options);
       if (E.isLeft(result)) {
         return E.left({
-          kind: listOf,
+          code: result.left.code ?? 'invalid-object',
+          objectKind: listOf,
           ...identity(item),
           path: result.left.path === undefined ? at : `${at}.${result.left.path}`,
           message: result.left.message,

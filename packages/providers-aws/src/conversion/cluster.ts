@@ -4,7 +4,7 @@ import {
   type PluginResult,
   type ProviderFieldMove,
   pluginFail,
-} from '@capi-kit/conversion';
+} from '@capi-kit/conversion/plugin-kit';
 import { AWS_CLUSTER_PROVIDER_SPEC } from './types.js';
 
 /** AWSClusterProviderSpec (CAPA v0.3.9) → AWSCluster.spec (CAPA v0.4.x). */

@@ -1,7 +1,7 @@
-import type { ConversionPlugin } from '@capi-kit/conversion';
+import type { ConversionPlugin } from '@capi-kit/conversion/plugin-kit';
 
 /** Re-exported so packages that list plug-ins can name the type without depending on conversion. */
-export type { ConversionPlugin } from '@capi-kit/conversion';
+export type { ConversionPlugin } from '@capi-kit/conversion/plugin-kit';
 
 import { convertAwsCluster } from './cluster.js';
 import { convertAwsMachine, convertAwsMachineTemplate } from './machine.js';

@@ -16,7 +16,7 @@ import {
   type ProviderFieldMove,
   pluginFail,
   unmappedFields,
-} from '@capi-kit/conversion';
+} from '@capi-kit/conversion/plugin-kit';
 import { AWS_MACHINE_PROVIDER_SPEC } from './types.js';
 
 /** AWSMachineProviderSpec (CAPA v0.3.9) → AWSMachine.spec (CAPA v0.4.x), relative to the spec. */

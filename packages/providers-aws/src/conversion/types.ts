@@ -1,4 +1,4 @@
-import type { ProviderSpecType } from '@capi-kit/conversion';
+import type { ProviderSpecType } from '@capi-kit/conversion/plugin-kit';
 
 /**
  * The v1alpha1 AWS providerSpec types (CAPA v0.3.x). CAPA's own examples write the

@@ -1,12 +1,5 @@
-import {
-  type ClusterInfo,
-  convertManifest,
-  formatConversionError,
-  type JsonObject,
-  type MachinePluginInput,
-  type PluginResult,
-  V1ALPHA2,
-} from '@capi-kit/conversion';
+import { convertManifest, formatConversionError, type JsonObject, V1ALPHA2 } from '@capi-kit/conversion';
+import type { ClusterInfo, MachinePluginInput, PluginResult } from '@capi-kit/conversion/plugin-kit';
 import { describe, expect, it } from 'vitest';
 import {
   awsConversionPlugin,
@@ -17,7 +10,7 @@ import {
 } from '../../src/index.js';
 
 function ok(result: PluginResult) {
-  if (result._tag === 'Left') throw new Error(result.left);
+  if (result._tag === 'Left') throw new Error(result.left.message);
   return result.right;
 }
 
@@ -185,7 +178,10 @@ describe('AWSClusterProviderSpec → AWSCluster and certificate Secrets', () => 
     });
     expect(result).toEqual({
       _tag: 'Left',
-      left: 'a Cluster needs an AWSClusterProviderSpec, not AWSMachineProviderSpec',
+      left: {
+        code: 'plugin-refused',
+        message: 'a Cluster needs an AWSClusterProviderSpec, not AWSMachineProviderSpec',
+      },
     });
   });
 });

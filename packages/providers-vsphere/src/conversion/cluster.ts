@@ -4,7 +4,7 @@ import {
   type PluginResult,
   type ProviderFieldMove,
   pluginFail,
-} from '@capi-kit/conversion';
+} from '@capi-kit/conversion/plugin-kit';
 import { isV03, VSPHERE_V03_CLUSTER_KIND, VSPHERE_V04_CLUSTER_KIND } from './types.js';
 
 /** VsphereClusterProviderConfig (CAPV v0.3) → VSphereCluster.spec (CAPV v0.5). */

@@ -1,4 +1,4 @@
-import type { ConversionPlugin } from '@capi-kit/conversion';
+import type { ConversionPlugin } from '@capi-kit/conversion/plugin-kit';
 import { convertVsphereCluster } from './cluster.js';
 import { convertVsphereMachine, convertVsphereMachineTemplate } from './machine.js';
 import { vsphereProviderSpecTypes } from './types.js';

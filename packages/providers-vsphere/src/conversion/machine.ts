@@ -15,7 +15,7 @@ import {
   type ProviderFieldMove,
   pluginFail,
   unmappedFields,
-} from '@capi-kit/conversion';
+} from '@capi-kit/conversion/plugin-kit';
 import { isV03, VSPHERE_V03_MACHINE_KIND, VSPHERE_V04_MACHINE_KIND } from './types.js';
 
 /**

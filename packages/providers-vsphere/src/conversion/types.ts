@@ -1,4 +1,4 @@
-import type { ProviderSpecType } from '@capi-kit/conversion';
+import type { ProviderSpecType } from '@capi-kit/conversion/plugin-kit';
 
 /**
  * The two v1alpha1 vSphere providerSpec generations:

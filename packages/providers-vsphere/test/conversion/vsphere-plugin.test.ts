@@ -1,10 +1,5 @@
-import {
-  convertManifest,
-  formatConversionError,
-  type JsonObject,
-  type PluginResult,
-  V1ALPHA2,
-} from '@capi-kit/conversion';
+import { convertManifest, formatConversionError, type JsonObject, V1ALPHA2 } from '@capi-kit/conversion';
+import type { PluginResult } from '@capi-kit/conversion/plugin-kit';
 import { describe, expect, it } from 'vitest';
 import {
   convertVsphereCluster,
@@ -15,7 +10,7 @@ import {
 } from '../../src/index.js';
 
 function ok(result: PluginResult) {
-  if (result._tag === 'Left') throw new Error(result.left);
+  if (result._tag === 'Left') throw new Error(result.left.message);
   return result.right;
 }
 const network = { devices: [{ networkName: 'vm-net', dhcp4: true }] };
@@ -107,7 +102,7 @@ describe('VsphereMachineProviderConfig (CAPV v0.3) → VSphereMachine', () => {
     });
     expect(result).toEqual({
       _tag: 'Left',
-      left: 'machineSpec.template missing: VSphereMachine requires them',
+      left: { code: 'plugin-refused', message: 'machineSpec.template missing: VSphereMachine requires them' },
     });
   });
 });

@@ -1,0 +1,328 @@
+import { formatObjectName } from '@capi-kit/core/objects';
+import { V1ALPHA2_CLUSTER_NAME_LABEL } from './metadata.js';
+import { clone, dotted, getPath, isObject, type Json, type JsonObject, setPath } from './path.js';
+import {
+  BOOTSTRAP_V1ALPHA2,
+  type ClusterPluginInput,
+  INFRASTRUCTURE_V1ALPHA2,
+  type MachinePluginInput,
+  type ObjectRef,
+  objectRef,
+  type PluginResult,
+  pluginOk,
+} from './plugins.js';
+
+/**
+ * Building blocks shared by provider plug-ins: a providerSpec → spec field table, the
+ * kubeadm bootstrap config every v1alpha1 provider embedded, and the certificate Secrets
+ * v1alpha1 clusters carried as key pairs.
+ */
+
+/** One providerSpec field and where it goes in the provider's v1alpha2 object. */
+export interface ProviderFieldMove {
+  /** Dotted path in the providerSpec value. */
+  readonly from: string;
+  /** Dotted path in the new object (`spec.sshKeyName`). */
+  readonly to: string;
+  readonly map?: (value: Json) => Json | undefined;
+}
+
+export interface ProviderFieldResult {
+  /** The new object's fields, built from the table. */
+  readonly object: JsonObject;
+  readonly moves: { from: string; to: string }[];
+}
+
+/**
+ * Applies a providerSpec field table. `label` names the new object in the report
+ * (`AWSMachine ns/x`), `reportPrefix` where the built fields sit in it (`spec.`).
+ */
+export function moveProviderFields(
+  value: JsonObject,
+  table: readonly ProviderFieldMove[],
+  label: string,
+  reportPrefix = '',
+): ProviderFieldResult {
+  const object: JsonObject = {};
+  const moves: { from: string; to: string }[] = [];
+  for (const row of table) {
+    const v = getPath(value, dotted(row.from)) as Json | undefined;
+    if (v === undefined) continue;
+    const mapped = row.map === undefined ? v : row.map(v);
+    if (mapped === undefined) continue;
+    setPath(object, dotted(row.to), clone(mapped));
+    moves.push({ from: row.from, to: `${label} ${reportPrefix}${row.to}` });
+  }
+  return { object, moves };
+}
+
+/**
+ * providerSpec fields (top level, or under `prefix`) that neither the table nor `consumed`
+ * mention: they have no v1alpha2 home and stay only in the stash.
+ */
+export function unmappedFields(
+  value: JsonObject,
+  table: readonly ProviderFieldMove[],
+  consumed: readonly string[],
+  prefix = '',
+): string[] {
+  const source = getPath(value, dotted(prefix));
+  if (!isObject(source)) return [];
+  const handled = new Set(['apiVersion', 'kind', 'metadata', ...consumed, ...table.map((r) => r.from)]);
+  const handledList = [...handled];
+  return Object.keys(source)
+    .map((k) => (prefix === '' ? k : `${prefix}.${k}`))
+    .filter((k) => !handled.has(k) && !handledList.some((h) => h.startsWith(`${k}.`)));
+}
+
+export function noHomeWarnings(fields: readonly string[], source: string): string[] {
+  return fields.map((f) => `${source}.${f} has no v1alpha2 field; it is kept only in the stash annotation`);
+}
+
+function meta(name: string, namespace: string | undefined, clusterName: string | undefined): JsonObject {
+  return {
+    name,
+    ...(namespace === undefined ? {} : { namespace }),
+    ...(clusterName === undefined ? {} : { labels: { [V1ALPHA2_CLUSTER_NAME_LABEL]: clusterName } }),
+  };
+}
+
+/** The kubeadm parts of a v1alpha1 providerSpec, wherever the provider kept them. */
+export interface KubeadmParts {
+  /** `kubeadmConfiguration.init` of the machine providerSpec. */
+  readonly init?: JsonObject;
+  /** `kubeadmConfiguration.join` of the machine providerSpec. */
+  readonly join?: JsonObject;
+  /** The cluster providerSpec's `clusterConfiguration` (control-plane machines only). */
+  readonly clusterConfiguration?: JsonObject;
+  /** KubeadmConfig `files` entries. */
+  readonly files?: readonly JsonObject[];
+  readonly ntpServers?: readonly string[];
+  readonly users?: readonly JsonObject[];
+}
+
+/**
+ * The kubeadm parts every v1alpha1 provider kept in the same places: the machine
+ * providerSpec's `kubeadmConfiguration.init` / `.join`, and for control-plane machines the
+ * `clusterConfiguration` of their Cluster's providerSpec.
+ */
+export function kubeadmConfigurationParts(input: MachinePluginInput): KubeadmParts {
+  const kubeadm = input.providerSpec.kubeadmConfiguration;
+  const init = isObject(kubeadm) ? kubeadm.init : undefined;
+  const join = isObject(kubeadm) ? kubeadm.join : undefined;
+  const clusterConfiguration = input.cluster?.providerSpec?.clusterConfiguration;
+  return {
+    ...(isObject(init) ? { init } : {}),
+    ...(isObject(join) ? { join } : {}),
+    ...(input.controlPlane && isObject(clusterConfiguration) ? { clusterConfiguration } : {}),
+  };
+}
+
+/**
+ * A KubeadmConfig spec from kubeadm parts. Control-plane machines get init, cluster and
+ * join configuration (CABPK picks init for the first one, join for the rest); workers get a
+ * join configuration, empty if the providerSpec had none, as CABPK needs one to join.
+ */
+export function kubeadmSpec(parts: KubeadmParts, controlPlane: boolean): JsonObject {
+  const spec: JsonObject = {};
+  if (controlPlane) {
+    spec.clusterConfiguration = clone(parts.clusterConfiguration ?? {});
+    spec.initConfiguration = clone(parts.init ?? {});
+  }
+  spec.joinConfiguration = clone(parts.join ?? {});
+  if (parts.files !== undefined && parts.files.length > 0) spec.files = clone([...parts.files]);
+  if (parts.ntpServers !== undefined && parts.ntpServers.length > 0) {
+    spec.ntp = { servers: [...parts.ntpServers] };
+  }
+  if (parts.users !== undefined && parts.users.length > 0) spec.users = clone([...parts.users]);
+  return spec;
+}
+
+export interface Named {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly clusterName?: string;
+}
+
+export function kubeadmConfig(at: Named, spec: JsonObject): { object: JsonObject; ref: ObjectRef } {
+  return {
+    object: {
+      apiVersion: BOOTSTRAP_V1ALPHA2,
+      kind: 'KubeadmConfig',
+      metadata: meta(at.name, at.namespace, at.clusterName),
+      spec,
+    },
+    ref: objectRef(BOOTSTRAP_V1ALPHA2, 'KubeadmConfig', at.name, at.namespace),
+  };
+}
+
+export function kubeadmConfigTemplate(at: Named, spec: JsonObject): { object: JsonObject; ref: ObjectRef } {
+  return {
+    object: {
+      apiVersion: BOOTSTRAP_V1ALPHA2,
+      kind: 'KubeadmConfigTemplate',
+      metadata: meta(at.name, at.namespace, at.clusterName),
+      spec: { template: { spec } },
+    },
+    ref: objectRef(BOOTSTRAP_V1ALPHA2, 'KubeadmConfigTemplate', at.name, at.namespace),
+  };
+}
+
+/** An infrastructure object (or template) with standard metadata. */
+export function providerObject(apiVersion: string, kind: string, at: Named, spec: JsonObject): JsonObject {
+  return { apiVersion, kind, metadata: meta(at.name, at.namespace, at.clusterName), spec };
+}
+
+/** Key pair fields of v1alpha1 cluster providerSpecs and the Secret suffix CAPI v0.2 reads them from. */
+export const KEY_PAIR_SECRETS: readonly (readonly [field: string, suffix: string])[] = [
+  ['caKeyPair', 'ca'],
+  ['etcdCAKeyPair', 'etcd'],
+  ['frontProxyCAKeyPair', 'proxy'],
+  ['saKeyPair', 'sa'],
+];
+
+/**
+ * The cluster certificate key pairs as the Secrets v1alpha2 looks for (`<cluster>-ca`, …,
+ * data `tls.crt` / `tls.key`). v1alpha1 stored cert and key as []byte, which JSON already
+ * writes as base64: the strings go into Secret `data` as they are.
+ */
+export function certificateSecrets(
+  value: JsonObject,
+  cluster: { name: string; namespace?: string },
+): { objects: JsonObject[]; moves: { from: string; to: string }[]; warnings: string[] } {
+  const objects: JsonObject[] = [];
+  const moves: { from: string; to: string }[] = [];
+  const warnings: string[] = [];
+  for (const [field, suffix] of KEY_PAIR_SECRETS) {
+    const pair = value[field];
+    if (pair === undefined) continue;
+    const cert = isObject(pair) ? pair.cert : undefined;
+    const key = isObject(pair) ? pair.key : undefined;
+    if (typeof cert !== 'string' || typeof key !== 'string' || cert === '' || key === '') {
+      if (!(isObject(pair) && Object.keys(pair).length === 0)) {
+        warnings.push(
+          `${field} needs both cert and key to become a Secret; kept only in the stash annotation`,
+        );
+      }
+      continue;
+    }
+    const name = `${cluster.name}-${suffix}`;
+    objects.push({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: meta(name, cluster.namespace, cluster.name),
+      type: 'Opaque',
+      data: { 'tls.crt': cert, 'tls.key': key },
+    });
+    const label = `Secret ${cluster.namespace === undefined ? '' : `${cluster.namespace}/`}${name}`;
+    moves.push({ from: `${field}.cert`, to: `${label} data["tls.crt"]` });
+    moves.push({ from: `${field}.key`, to: `${label} data["tls.key"]` });
+  }
+  return { objects, moves, warnings };
+}
+
+/** `Kind ns/name` for move targets. */
+export function labelOf(kind: string, at: Named): string {
+  return formatObjectName({ kind, ...at });
+}
+
+/** A Cluster's generated objects: named after it, and labelled with its own name. */
+export function clusterNamed(input: ClusterPluginInput): Named {
+  const { owner } = input;
+  return {
+    name: owner.name,
+    clusterName: owner.name,
+    ...(owner.namespace === undefined ? {} : { namespace: owner.namespace }),
+  };
+}
+
+/** A Machine's (or machine template's) generated objects: named after it, labelled with its cluster. */
+export function machineNamed(input: MachinePluginInput): Named {
+  return {
+    name: input.owner.name,
+    ...(input.owner.namespace === undefined ? {} : { namespace: input.owner.namespace }),
+    ...(input.clusterName === undefined ? {} : { clusterName: input.clusterName }),
+  };
+}
+
+/**
+ * The whole `cluster` hook of a provider whose cluster providerSpec is a field table plus
+ * the certificate key pairs: the infrastructure cluster `kind` (named after the Cluster)
+ * with the table's fields in its spec, the key pairs as Secrets, and a warning for each
+ * field that neither the table nor `consumed` mentions.
+ */
+export function clusterOutput(
+  input: ClusterPluginInput,
+  kind: string,
+  table: readonly ProviderFieldMove[],
+  consumed: readonly string[],
+): PluginResult {
+  const { providerSpec } = input;
+  const at = clusterNamed(input);
+  const fields = moveProviderFields(providerSpec, table, labelOf(kind, at), 'spec.');
+  const secrets = certificateSecrets(providerSpec, at);
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, kind, at.name, at.namespace),
+    objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, fields.object), ...secrets.objects],
+    moves: [...fields.moves, ...secrets.moves],
+    warnings: [
+      ...noHomeWarnings(unmappedFields(providerSpec, table, consumed), input.providerSpecSource),
+      ...secrets.warnings,
+    ],
+  });
+}
+
+/** What a plug-in built from a machine providerSpec, for `machineOutput` / `machineTemplateOutput`. */
+export interface MachineParts {
+  readonly at: Named;
+  /** The infrastructure spec's fields (`moveProviderFields(…).object`). */
+  readonly spec: JsonObject;
+  readonly moves: readonly { from: string; to: string }[];
+  /** The KubeadmConfig spec (`kubeadmSpec`). */
+  readonly bootstrap: JsonObject;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * A `machine` hook's output: the infrastructure machine `kind` (with the Machine's
+ * providerID, if any) and a KubeadmConfig, both named after the Machine.
+ */
+export function machineOutput(input: MachinePluginInput, kind: string, parts: MachineParts): PluginResult {
+  const { at, spec } = parts;
+  const moves = [...parts.moves];
+  if (input.providerID !== undefined) {
+    spec.providerID = input.providerID;
+    moves.push({ from: '(Machine spec.providerID)', to: `${labelOf(kind, at)} spec.providerID` });
+  }
+  const bootstrap = kubeadmConfig(at, parts.bootstrap);
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, kind, at.name, at.namespace),
+    bootstrap: { configRef: bootstrap.ref },
+    objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, spec), bootstrap.object],
+    moves: [...moves, { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfig', at)} spec` }],
+    warnings: parts.warnings,
+  });
+}
+
+/**
+ * A `machineTemplate` hook's output: the infrastructure machine template `kind` and a
+ * KubeadmConfigTemplate, named after the MachineSet / MachineDeployment and referenced by
+ * that same name.
+ */
+export function machineTemplateOutput(kind: string, parts: MachineParts): PluginResult {
+  const { at } = parts;
+  const bootstrap = kubeadmConfigTemplate(at, parts.bootstrap);
+  return pluginOk({
+    infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, kind, at.name, at.namespace),
+    bootstrap: { configRef: bootstrap.ref },
+    objects: [
+      providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, { template: { spec: parts.spec } }),
+      bootstrap.object,
+    ],
+    moves: [
+      ...parts.moves,
+      { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfigTemplate', at)} spec.template.spec` },
+    ],
+    warnings: parts.warnings,
+  });
+}
