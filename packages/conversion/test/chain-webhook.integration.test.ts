@@ -1,11 +1,6 @@
 import { join } from 'node:path';
-import {
-  type ControlPlane,
-  createCertificateAuthority,
-  loadCrds,
-  restRequest,
-  startControlPlane,
-} from '@capi-kit/envtest';
+import { type ControlPlane, loadCrds, restRequest, startControlPlane } from '@capi-kit/envtest';
+import { createCertificateAuthority } from '@capi-kit/envtest/pki';
 import { noControlPlane } from '@capi-kit/envtest/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSION_DATA_ANNOTATION } from '../src/index.js';
