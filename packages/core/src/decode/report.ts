@@ -64,6 +64,24 @@ export function reportErrors(errors: t.Errors): SchemaError[] {
         message: `${where}: required field is missing (expected ${expected})`,
       };
     }
+    if (error.message === Issue.duplicate) {
+      return {
+        path,
+        expected: 'a unique key',
+        received: error.value,
+        issue: Issue.duplicate,
+        message: `${where}: duplicate list item (the list's key repeats an earlier item's)`,
+      };
+    }
+    if (error.message === Issue.tooFewFields) {
+      return {
+        path,
+        expected,
+        received: error.value,
+        issue: Issue.tooFewFields,
+        message: `${where}: ${expected} needs at least ${last?.type instanceof StructType ? (last.type.constraints.minProperties ?? 1) : 1} field(s) set, got ${describeValue(error.value)}`,
+      };
+    }
     if (error.message === Issue.unknown) {
       return {
         path,

@@ -104,8 +104,13 @@ describe('decode', () => {
   it('names unknown kinds and non-objects', () => {
     const secret = decode({ apiVersion: 'v1', kind: 'Secret' });
     expect(E.isLeft(secret) && secret.left.reason).toBe('unknown-kind');
-    const v3 = decode({ apiVersion: 'cluster.x-k8s.io/v1alpha3', kind: 'Machine' });
-    expect(E.isLeft(v3) && v3.left.message).toBe('unknown kind Machine in cluster.x-k8s.io/v1alpha3');
+    // ClusterClass and MachinePool are not typed: they are unknown kinds, not errors in a known one.
+    const classV1beta1 = decode({ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'ClusterClass' });
+    expect(E.isLeft(classV1beta1) && classV1beta1.left.message).toBe(
+      'unknown kind ClusterClass in cluster.x-k8s.io/v1beta1',
+    );
+    const poolV1beta2 = decode({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachinePool' });
+    expect(E.isLeft(poolV1beta2) && poolV1beta2.left.reason).toBe('unknown-kind');
     expect(E.isLeft(decode([1])) && E.isLeft(decode(null))).toBe(true);
     const noKind = decode({ metadata: {} });
     expect(E.isLeft(noKind) && noKind.left.message).toBe('no apiVersion and kind');

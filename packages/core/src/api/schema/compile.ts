@@ -189,6 +189,14 @@ class Emitter {
       this.emit(field, w);
       this.line('}');
     }
+    // minProperties: counted over the schema's own fields, as StructType does.
+    const minProperties = codec.constraints.minProperties ?? 0;
+    if (minProperties > 0) {
+      const present = [...Object.keys(codec.required), ...Object.keys(codec.optional)].map(
+        (key) => `(${v}[${JSON.stringify(key)}] !== undefined ? 1 : 0)`,
+      );
+      this.line(`if (${present.join(' + ')} < ${minProperties}) return false;`);
+    }
     if (codec.isStrict) {
       const known = [...Object.keys(codec.required), ...Object.keys(codec.optional)];
       const k = this.fresh('k');
@@ -207,6 +215,8 @@ class Emitter {
     const i = this.fresh('i');
     const w = this.fresh('v');
     this.line(`if (!Array.isArray(${v})) return false;`);
+    // minItems, maxItems and list-map key uniqueness: the codec's own check.
+    if (codec.isConstrained) this.line(`if (!${this.ref(codec)}.constraintsHold(${v})) return false;`);
     this.line(`for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`);
     this.line(`const ${w} = ${v}[${i}];`);
     this.line(`if (${w} === undefined && !(${i} in ${v})) continue;`);

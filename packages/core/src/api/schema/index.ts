@@ -1,13 +1,17 @@
-export { ArrayOf, arrayOf, MapOf, mapOf, Nullable, nullable } from './collections.js';
+export { type ArrayConstraints, ArrayOf, arrayOf, MapOf, mapOf, Nullable, nullable } from './collections.js';
 export { type CompiledGuard, compiledGuard, guardSource } from './compile.js';
 export { Issue } from './issues.js';
 export {
+  anyValue,
   boolean,
+  codePointLength,
   enumOf,
+  type IntegerBounds,
   IntOrString,
   int32,
   int64,
   integer,
+  integerWith,
   literal,
   MicroTime,
   type OpenString,
@@ -16,9 +20,18 @@ export {
   replicaCount,
   type ScalarCheck,
   ScalarType,
+  type StringConstraints,
   string,
   stringMatching,
+  stringWith,
   Time,
 } from './scalars.js';
 export { type HasStrictForm, strict } from './strict.js';
-export { isPlainObject, type Props, type StructOf, StructType, struct } from './struct.js';
+export {
+  isPlainObject,
+  type Props,
+  type StructConstraints,
+  type StructOf,
+  StructType,
+  struct,
+} from './struct.js';

@@ -41,8 +41,11 @@ function integerIn(name: string, min: number, max: number): t.Type<number, numbe
   );
 }
 
+const int32Min = -(2 ** 31);
+const int32Max = 2 ** 31 - 1;
+
 /** OpenAPI `type: integer, format: int32` (Go `int32`). */
-export const int32 = integerIn('int32', -(2 ** 31), 2 ** 31 - 1);
+export const int32 = integerIn('int32', int32Min, int32Max);
 /**
  * An int32 that must not be negative: `spec.replicas` and `status.replicas` of kinds with
  * a scale subresource, which kube-apiserver checks ("should be a non-negative integer").
@@ -59,7 +62,102 @@ export const int64 = integerIn('int64', -(2 ** 63), maxInt64Double);
 /** OpenAPI `type: integer` without a format (Go `int`, 64-bit on every platform Kubernetes runs). */
 export const integer = integerIn('integer', -(2 ** 63), maxInt64Double);
 
+/** The integer formats a CRD uses, with the range Go decodes each into. */
+const integerFormats = {
+  int32: [int32Min, int32Max],
+  int64: [-(2 ** 63), maxInt64Double],
+  integer: [-(2 ** 63), maxInt64Double],
+} as const;
+
+export interface IntegerBounds {
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+/**
+ * An integer of `format` with a CRD's `minimum`/`maximum` (kubebuilder `Minimum`/`Maximum`
+ * markers), e.g. `integerWith('int32', { minimum: 0 })` for a timeout in seconds.
+ */
+export function integerWith(
+  format: keyof typeof integerFormats,
+  { minimum, maximum }: IntegerBounds,
+): t.Type<number, number, unknown> {
+  const [low, high] = integerFormats[format];
+  const min = Math.max(low, minimum ?? low);
+  const max = Math.min(high, maximum ?? high);
+  const bounds = [minimum === undefined ? '' : `>= ${minimum}`, maximum === undefined ? '' : `<= ${maximum}`];
+  return integerIn(`${format} (${bounds.filter((b) => b !== '').join(', ')})`, min, max);
+}
+
 export const string = t.string;
+
+/**
+ * The length of a string as the API server counts it for `minLength`/`maxLength`: in
+ * Unicode code points (Go's `utf8.RuneCountInString`), not UTF-16 units.
+ */
+export function codePointLength(s: string): number {
+  let surrogatePairs = 0;
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        surrogatePairs += 1;
+        i += 1;
+      }
+    }
+  }
+  return s.length - surrogatePairs;
+}
+
+export interface StringConstraints {
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** Anchored as the CRD writes it; tested with the `u` flag, as the API server's RE2 reads it. */
+  readonly pattern?: RegExp;
+  /**
+   * Values a CEL rule `!(self in [...])` (x-kubernetes-validations) forbids, e.g. the
+   * condition types a MachineHealthCheck must not watch.
+   */
+  readonly notIn?: readonly string[];
+}
+
+/**
+ * A string with a CRD's `minLength`, `maxLength`, `pattern` and forbidden values. The
+ * static type stays `string`; the codec's name lists the constraints for error messages.
+ */
+export function stringWith({
+  minLength,
+  maxLength,
+  pattern,
+  notIn,
+}: StringConstraints): t.Type<string, string, unknown> {
+  const forbidden = new Set(notIn ?? []);
+  const min = minLength ?? 0;
+  const max = maxLength ?? Number.POSITIVE_INFINITY;
+  const described = [
+    minLength === undefined && maxLength === undefined ? '' : `${min}..${maxLength ?? ''} characters`,
+    pattern === undefined ? '' : `matching ${pattern.source}`,
+    forbidden.size === 0 ? '' : `not ${[...forbidden].join('/')}`,
+  ].filter((part) => part !== '');
+  return scalar(`string (${described.join(', ')})`, (u): u is string => {
+    if (typeof u !== 'string') return false;
+    // UTF-16 length bounds the code point count from above and at most doubles it.
+    if (u.length < min || u.length > 2 * max) return false;
+    if (u.length > max || u.length < 2 * min) {
+      const length = codePointLength(u);
+      if (length < min || length > max) return false;
+    }
+    if (pattern !== undefined && !pattern.test(u)) return false;
+    return !forbidden.has(u);
+  });
+}
+
+/**
+ * Any JSON value, as a schema with `x-kubernetes-preserve-unknown-fields` and no `type`
+ * allows (a ClusterClass variable's `value`). Kept as it is.
+ */
+export const anyValue = scalar<unknown>('any JSON value', (u): u is unknown => u !== undefined);
 export const boolean = t.boolean;
 
 /** A string that matches `pattern`; the static type stays `string`. */

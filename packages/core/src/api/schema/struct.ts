@@ -12,6 +12,15 @@ export type StructOf<R extends Props, O extends Props> = { [K in keyof R]: t.Typ
 
 export { isPlainObject };
 
+/** What a CRD says about an object besides its fields. */
+export interface StructConstraints {
+  /**
+   * `minProperties`: at least this many of the schema's own fields are set (v1beta2 uses
+   * 1 where an empty object would mean the same as an absent one).
+   */
+  readonly minProperties?: number;
+}
+
 /** Stands in the error context for a field that strict mode does not know. */
 const unknownField = new t.Type<never>(
   'no such field',
@@ -40,6 +49,7 @@ export class StructType<A> extends t.Type<A, A, unknown> implements HasStrictFor
     readonly required: Props,
     readonly optional: Props,
     readonly isStrict: boolean,
+    readonly constraints: StructConstraints = {},
   ) {
     // Parallel arrays: the type guard runs on every decode, and indexed loops over arrays
     // are cheaper than `for...in` over the prop objects.
@@ -47,10 +57,19 @@ export class StructType<A> extends t.Type<A, A, unknown> implements HasStrictFor
     const requiredCodecs = Object.values(required);
     const optionalKeys = Object.keys(optional);
     const optionalCodecs = Object.values(optional);
+    const minProperties = constraints.minProperties ?? 0;
+    // The API server prunes unknown fields before it validates, so only known ones count.
+    const enoughFields = (u: Record<string, unknown>): boolean => {
+      if (minProperties === 0) return true;
+      let count = 0;
+      for (const key of requiredKeys) if (u[key] !== undefined) count += 1;
+      for (const key of optionalKeys) if (u[key] !== undefined) count += 1;
+      return count >= minProperties;
+    };
     super(
       name,
       (u): u is A => {
-        if (!isPlainObject(u)) return false;
+        if (!isPlainObject(u) || !enoughFields(u)) return false;
         for (let i = 0; i < requiredKeys.length; i++) {
           const value = u[requiredKeys[i]!];
           if (value === undefined || !requiredCodecs[i]!.is(value)) return false;
@@ -67,6 +86,7 @@ export class StructType<A> extends t.Type<A, A, unknown> implements HasStrictFor
       },
       (u, c) => {
         if (!isPlainObject(u)) return t.failure(u, c);
+        if (!enoughFields(u)) return t.failure(u, c, Issue.tooFewFields);
         const errors: t.ValidationError[] = [];
         for (const key in required) {
           const codec = required[key]!;
@@ -113,6 +133,7 @@ export class StructType<A> extends t.Type<A, A, unknown> implements HasStrictFor
       mapProps(this.required, strict),
       mapProps(this.optional, strict),
       true,
+      this.constraints,
     );
     return this.strictTwin;
   }
@@ -131,6 +152,7 @@ export function struct<R extends Props, O extends Props>(
   name: string,
   required: R,
   optional: O,
+  constraints?: StructConstraints,
 ): StructType<StructOf<R, O>> {
-  return new StructType(name, required, optional, false);
+  return new StructType(name, required, optional, false, constraints);
 }
