@@ -2,7 +2,7 @@ import type * as t from 'io-ts';
 import { type ListMeta, type ObjectMeta, ObjectMetaCodec } from '../meta/object-meta.js';
 import { type ObjectReference, ObjectReferenceCodec } from '../meta/object-reference.js';
 import { type ListItem, listCodec, resourceCodecs } from '../meta/resource.js';
-import { arrayOf, boolean, int32, int64, mapOf, string, struct } from '../schema/index.js';
+import { arrayOf, boolean, int32, int64, mapOf, nullable, string, struct } from '../schema/index.js';
 import { APIVersion } from './constants.js';
 import { type Condition, ConditionCodec } from './machine.js';
 
@@ -21,13 +21,13 @@ export const APIEndpointCodec: t.Type<APIEndpoint> = struct(
 );
 
 export interface NetworkRanges {
-  cidrBlocks: string[];
+  cidrBlocks: string[] | null;
 }
 
 export const NetworkRangesCodec: t.Type<NetworkRanges> = struct(
   'NetworkRanges',
   {
-    cidrBlocks: arrayOf(string),
+    cidrBlocks: nullable(arrayOf(string)),
   },
   {},
 );

@@ -11,6 +11,7 @@ import {
   int32,
   int64,
   mapOf,
+  nullable,
   string,
   stringWith,
   struct,
@@ -50,13 +51,13 @@ export const APIEndpointCodec: t.Type<APIEndpoint> = struct(
 );
 
 export interface NetworkRanges {
-  cidrBlocks: string[];
+  cidrBlocks: string[] | null;
 }
 
 export const NetworkRangesCodec: t.Type<NetworkRanges> = struct(
   'NetworkRanges',
   {
-    cidrBlocks: arrayOf(stringWith({ minLength: 1, maxLength: 43 }), { maxItems: 100 }),
+    cidrBlocks: nullable(arrayOf(stringWith({ minLength: 1, maxLength: 43 }), { maxItems: 100 })),
   },
   {},
 );
