@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
+import { forbiddenValues } from './crd-arbitraries.js';
 import type { JsonSchema } from './kubernetes-schemas.js';
 import * as k8s from './kubernetes-schemas.js';
 
@@ -19,7 +20,38 @@ import * as k8s from './kubernetes-schemas.js';
 
 export const crdDirectory = join(import.meta.dirname, '..', 'crds');
 
-export type Version = 'v1alpha1' | 'v1alpha2';
+/** The upstream CRDs of the later releases, byte for byte (see testdata/crds/later/README.md). */
+export const laterCrdDirectory = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  '..',
+  'testdata',
+  'crds',
+  'later',
+);
+
+/** Each later version, and the release whose CRDs give its schema (the one that stores it). */
+export const laterVersions = {
+  v1alpha3: 'v0.3.25',
+  v1alpha4: 'v0.4.8',
+  v1beta1: 'v1.10.10',
+  v1beta2: 'v1.14.0',
+} as const;
+export type LaterVersion = keyof typeof laterVersions;
+
+/** The typed kinds of the later versions, by plural (the CRD file names). */
+export const laterKinds = {
+  clusters: 'Cluster',
+  machines: 'Machine',
+  machinesets: 'MachineSet',
+  machinedeployments: 'MachineDeployment',
+  machinehealthchecks: 'MachineHealthCheck',
+} as const;
+
+export type Version = 'v1alpha1' | 'v1alpha2' | LaterVersion;
 
 /** Why the codec is designed to decide differently from the raw CRD under `path`. */
 export type RefinementRule =
@@ -32,7 +64,12 @@ export type RefinementRule =
   /** `apiVersion`/`kind` are fixed per kind; the CRD only says `string`. */
   | 'type-meta'
   /** v1alpha1 CRDs preserve unknown fields; strict mode still reports them. */
-  | 'strict-unknown';
+  | 'strict-unknown'
+  /**
+   * `minProperties`: the API server prunes unknown fields before it validates, so only the
+   * schema's own fields count; ajv on the raw schema counts every key.
+   */
+  | 'pruned-unknown';
 
 export interface Refinement {
   /** Schema path: dotted field names, `[]` for array items. */
@@ -208,6 +245,11 @@ export function toAjvSchema(node: JsonSchema, closed: boolean): JsonSchema {
     }
   }
   if (node.nullable === true && typeof node.type === 'string') out.type = [node.type, 'null'];
+  // The API server's list-map check: no two items with the same key tuple.
+  if (node['x-kubernetes-list-type'] === 'map') out.uniqueListMapKeys = node['x-kubernetes-list-map-keys'];
+  // The one kind of CEL rule these CRDs hold, `!(self in [...])`, as a JSON-schema `not enum`.
+  const forbidden = forbiddenValues(node);
+  if (forbidden.length > 0) out.not = { enum: forbidden };
   if (node['x-kubernetes-embedded-resource'] === true) {
     out.required = [...new Set([...((out.required as string[]) ?? []), 'apiVersion', 'kind'])];
   }
@@ -227,6 +269,24 @@ export function newAjv(): Ajv {
     type: 'number',
     validate: (n: number) => n >= -(2 ** 63) && n < 2 ** 63,
   });
+  ajv.addKeyword({
+    keyword: 'uniqueListMapKeys',
+    type: 'array',
+    schemaType: 'array',
+    validate: (keys: string[], items: unknown[]) => {
+      const seen = new Set(
+        items.map((item) => JSON.stringify(keys.map((k) => (item as Record<string, unknown>)?.[k] ?? null))),
+      );
+      return seen.size === items.length;
+    },
+  });
+  ajv.addKeyword({
+    keyword: 'knownMinProperties',
+    type: 'object',
+    schemaType: 'object',
+    validate: ({ min, known }: { min: number; known: string[] }, value: Record<string, unknown>) =>
+      known.filter((k) => value[k] !== undefined).length >= min,
+  });
   ajv.addFormat('date-time', {
     type: 'string',
     validate: (s: string) => rfc3339.test(s) && !Number.isNaN(Date.parse(s)),
@@ -234,16 +294,34 @@ export function newAjv(): Ajv {
   return ajv;
 }
 
+interface Subresources {
+  scale?: { specReplicasPath: string; statusReplicasPath: string };
+}
+
 interface CrdFile {
   spec: {
     group: string;
-    subresources?: { scale?: { specReplicasPath: string; statusReplicasPath: string } };
-    names: { kind: string };
+    subresources?: Subresources;
+    names: { kind: string; plural: string };
     preserveUnknownFields?: boolean;
     version?: string;
-    versions?: Array<{ name: string; schema?: { openAPIV3Schema: JsonSchema } }>;
+    versions?: Array<{ name: string; schema?: { openAPIV3Schema: JsonSchema }; subresources?: Subresources }>;
     validation?: { openAPIV3Schema: JsonSchema };
   };
+}
+
+/** The scale subresource makes the server reject negative replica counts at its paths. */
+function withScaleMinimum(schema: JsonSchema, subresources: Subresources | undefined): JsonSchema {
+  const scale = subresources?.scale;
+  const replicaPaths = scale === undefined ? [] : [scale.specReplicasPath, scale.statusReplicasPath];
+  return replicaPaths.reduce(
+    (tree, path) =>
+      updateAt(tree, segments(path.replace(/^\./, '')), (node) => ({
+        ...node,
+        minimum: Math.max(0, (node.minimum as number | undefined) ?? 0),
+      })),
+    schema,
+  );
 }
 
 export interface LoadedCrd {
@@ -266,23 +344,78 @@ export function loadCrds(): LoadedCrd[] {
       const version = (crd.spec.version ?? crd.spec.versions?.[0]?.name) as Version;
       const schema = crd.spec.validation?.openAPIV3Schema ?? crd.spec.versions?.[0]?.schema?.openAPIV3Schema;
       if (schema === undefined) throw new Error(`${file}: no schema`);
-      // The scale subresource makes the server reject negative replica counts at its paths.
-      const scale = crd.spec.subresources?.scale;
-      const replicaPaths = scale === undefined ? [] : [scale.specReplicasPath, scale.statusReplicasPath];
-      const withScale = replicaPaths.reduce(
-        (tree, path) =>
-          updateAt(tree, segments(path.replace(/^\./, '')), (node) => ({ ...node, minimum: 0 })),
-        schema,
-      );
       return {
         version,
         apiVersion: `${crd.spec.group}/${version}`,
         kind: crd.spec.names.kind,
-        schema: { type: 'object', ...withScale },
+        schema: { type: 'object', ...withScaleMinimum(schema, crd.spec.subresources) },
         preservesUnknownFields: crd.spec.preserveUnknownFields !== false,
         file,
       };
     });
+}
+
+/** The CRD file of a later version's kind, as a path. */
+export function laterCrdFile(version: LaterVersion, plural: keyof typeof laterKinds): string {
+  return join(laterCrdDirectory, laterVersions[version], `cluster.x-k8s.io_${plural}.yaml`);
+}
+
+/** Each later version's schema of each typed kind, from the release that stores that version. */
+export function loadLaterCrds(): LoadedCrd[] {
+  return Object.keys(laterVersions).flatMap((version) =>
+    Object.keys(laterKinds).map((plural) => {
+      const file = laterCrdFile(version as LaterVersion, plural as keyof typeof laterKinds);
+      const crd = parse(readFileSync(file, 'utf8')) as CrdFile;
+      const served = crd.spec.versions?.find((v) => v.name === version);
+      const schema = served?.schema?.openAPIV3Schema;
+      if (schema === undefined) throw new Error(`${file}: no schema for ${version}`);
+      return {
+        version: version as LaterVersion,
+        apiVersion: `${crd.spec.group}/${version}`,
+        kind: crd.spec.names.kind,
+        schema: withScaleMinimum(schema, served?.subresources),
+        preservesUnknownFields: crd.spec.preserveUnknownFields === true,
+        file,
+      };
+    }),
+  );
+}
+
+/** The paths (refinement syntax) of every schema node that satisfies `test`. */
+function pathsWhere(node: JsonSchema, test: (n: JsonSchema) => boolean, path = ''): string[] {
+  const here = test(node) ? [path] : [];
+  const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
+  const children = Object.entries(properties).flatMap(([key, child]) =>
+    pathsWhere(child, test, path === '' ? key : `${path}.${key}`),
+  );
+  const items = typeof node.items === 'object' ? pathsWhere(node.items as JsonSchema, test, `${path}[]`) : [];
+  return [...here, ...children, ...items];
+}
+
+/**
+ * The refinements of a later version, found in its schema: every IntOrString is an int32 or
+ * a string for Go; every `minProperties` counts only known fields (the server prunes the
+ * others first); `cidrBlocks` has no `omitempty` before v1beta2, so Go writes null.
+ */
+function laterRefinements(crd: LoadedCrd): Refinement[] {
+  const intOrString = pathsWhere(crd.schema, (n) => n['x-kubernetes-int-or-string'] === true).map(
+    (path): Refinement => ({ path, rule: 'int-range', apply: int32OrString }),
+  );
+  const minProperties = pathsWhere(crd.schema, (n) => n.minProperties !== undefined).map(
+    (path): Refinement => ({
+      path,
+      rule: 'pruned-unknown',
+      apply: ({ minProperties, ...node }) => ({
+        ...node,
+        knownMinProperties: { min: minProperties, known: Object.keys(node.properties as object) },
+      }),
+    }),
+  );
+  const cidrNulls =
+    crd.version === 'v1beta2' || crd.kind !== 'Cluster'
+      ? []
+      : networkNulls.filter((r) => pathsWhere(crd.schema, () => true).includes(r.path));
+  return [...intOrString, ...minProperties, ...cidrNulls];
 }
 
 function listSchema(item: JsonSchema): JsonSchema {
@@ -303,11 +436,12 @@ function compile(ajv: Ajv, schema: JsonSchema, closed: boolean): ValidateFunctio
 }
 
 /** The oracles of every kind and List in the CRD files. */
-export function buildOracles(ajv: Ajv = newAjv()): KindOracle[] {
-  return loadCrds().flatMap((crd) => {
+export function buildOracles(ajv: Ajv = newAjv(), crds: LoadedCrd[] = loadCrds()): KindOracle[] {
+  return crds.flatMap((crd) => {
     const own = [
       embedded('metadata', k8s.objectMeta),
       ...(refinementsByKind[`${crd.version}/${crd.kind}`] ?? []),
+      ...(crd.version in laterVersions ? laterRefinements(crd) : []),
     ];
     const unknown: Refinement[] = crd.preservesUnknownFields
       ? [{ path: '', rule: 'strict-unknown', apply: (n) => n }]
@@ -377,7 +511,7 @@ export function refinementsCovering(oracle: KindOracle, path: readonly (string |
     .filter((r) => {
       if (r.rule === 'strict-unknown') return true;
       if (r.path === '') return false;
-      return r.rule === 'embedded-type' ? under(r) : target === r.path;
+      return r.rule === 'embedded-type' || r.rule === 'pruned-unknown' ? under(r) : target === r.path;
     })
     .sort((a, b) => b.path.length - a.path.length);
 }
