@@ -4,17 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { decode } from '../../src/index.js';
 import { readManifest, writeManifest } from '../../src/manifest/index.js';
 import { validObjects } from './support/arbitraries.js';
+import { laterObjects } from './support/crd-arbitraries.js';
+import { loadLaterCrds } from './support/crd-oracle.js';
 import { cases } from './support/mutations.js';
 
 // Decoding never drops or rewrites data: for every accepted input, the output deep-equals
 // the input (it is the input itself) and the input is left as it was.
 
-const arbitraries = validObjects();
+// Every version: v1alpha1/v1alpha2 objects written from the Go types, later ones generated from their CRDs.
+const arbitraries = { ...validObjects(), ...laterObjects(loadLaterCrds()) };
 
 describe.each(Object.keys(arbitraries))('round trip: %s', (key) => {
   const arbitrary = arbitraries[key]!;
 
-  it('decode(x) deep-equals x for every accepted input, lenient and strict', () => {
+  // Generous timeouts: these properties take seconds, more on a loaded machine; nothing here is about time.
+  it('decode(x) deep-equals x for every accepted input, lenient and strict', { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(cases(arbitrary), (c) => {
         const before = structuredClone(c.value);
@@ -31,7 +35,7 @@ describe.each(Object.keys(arbitraries))('round trip: %s', (key) => {
     );
   });
 
-  it('survives writing and reading a manifest, YAML and JSON', () => {
+  it('survives writing and reading a manifest, YAML and JSON', { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(fc.array(arbitrary, { minLength: 1, maxLength: 3 }), (objects) => {
         const yaml = readManifest(writeManifest(objects, 'yaml'));
