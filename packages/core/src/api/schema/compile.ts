@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
 import { ArrayOf, MapOf, Nullable } from './collections.js';
-import { type ScalarCheck, ScalarType } from './scalars.js';
+import { type ScalarCheck, ScalarType, satisfiesString } from './scalars.js';
 import { StructType } from './struct.js';
 import { isRfc3339 } from './timestamp.js';
 
@@ -69,6 +69,8 @@ const scalarChecks: {
   intOrString: ({ min, max }, v) =>
     `(typeof ${v} === "string" || (typeof ${v} === "number" && Number.isInteger(${v}) && ${v} >= ${number(min)} && ${v} <= ${number(max)}))`,
   object: (_spec, v) => `(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`,
+  string: (spec, v, ref) => `${ref(satisfiesString)}(${ref(spec)}, ${v})`,
+  any: (_spec, v) => `${v} !== undefined`,
 };
 
 /** A number as source text that reads back as the same double. */

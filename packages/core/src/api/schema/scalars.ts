@@ -13,7 +13,15 @@ export type ScalarCheck =
   | { readonly check: 'timestamp'; readonly fraction: Fraction }
   | { readonly check: 'oneOf'; readonly values: readonly string[] }
   | { readonly check: 'intOrString'; readonly min: number; readonly max: number }
-  | { readonly check: 'object' };
+  | { readonly check: 'object' }
+  | {
+      readonly check: 'string';
+      readonly minLength: number;
+      readonly maxLength: number;
+      readonly pattern?: RegExp;
+      readonly notIn: readonly string[];
+    }
+  | { readonly check: 'any' };
 
 /** A codec that accepts exactly what `is` accepts, as it is (no brand, nothing rewritten). */
 export class ScalarType<A> extends t.Type<A, A, unknown> {
@@ -132,32 +140,44 @@ export function stringWith({
   pattern,
   notIn,
 }: StringConstraints): t.Type<string, string, unknown> {
-  const forbidden = new Set(notIn ?? []);
-  const min = minLength ?? 0;
-  const max = maxLength ?? Number.POSITIVE_INFINITY;
+  const spec = {
+    check: 'string',
+    minLength: minLength ?? 0,
+    maxLength: maxLength ?? Number.POSITIVE_INFINITY,
+    ...(pattern === undefined ? {} : { pattern }),
+    notIn: notIn ?? [],
+  } as const;
   const described = [
-    minLength === undefined && maxLength === undefined ? '' : `${min}..${maxLength ?? ''} characters`,
+    minLength === undefined && maxLength === undefined
+      ? ''
+      : `${spec.minLength}..${maxLength ?? ''} characters`,
     pattern === undefined ? '' : `matching ${pattern.source}`,
-    forbidden.size === 0 ? '' : `not ${[...forbidden].join('/')}`,
+    spec.notIn.length === 0 ? '' : `not ${spec.notIn.join('/')}`,
   ].filter((part) => part !== '');
-  return scalar(`string (${described.join(', ')})`, (u): u is string => {
-    if (typeof u !== 'string') return false;
-    // UTF-16 length bounds the code point count from above and at most doubles it.
-    if (u.length < min || u.length > 2 * max) return false;
-    if (u.length > max || u.length < 2 * min) {
-      const length = codePointLength(u);
-      if (length < min || length > max) return false;
-    }
-    if (pattern !== undefined && !pattern.test(u)) return false;
-    return !forbidden.has(u);
-  });
+  return scalar(`string (${described.join(', ')})`, (u): u is string => satisfiesString(spec, u), spec);
+}
+
+/** The check of a `stringWith` codec, shared with compiled guards. */
+export function satisfiesString(spec: Extract<ScalarCheck, { check: 'string' }>, u: unknown): u is string {
+  if (typeof u !== 'string') return false;
+  const { minLength: min, maxLength: max } = spec;
+  // UTF-16 length bounds the code point count from above and at most doubles it.
+  if (u.length < min || u.length > 2 * max) return false;
+  if (u.length > max || u.length < 2 * min) {
+    const length = codePointLength(u);
+    if (length < min || length > max) return false;
+  }
+  if (spec.pattern !== undefined && !spec.pattern.test(u)) return false;
+  return !spec.notIn.includes(u);
 }
 
 /**
  * Any JSON value, as a schema with `x-kubernetes-preserve-unknown-fields` and no `type`
  * allows (a ClusterClass variable's `value`). Kept as it is.
  */
-export const anyValue = scalar<unknown>('any JSON value', (u): u is unknown => u !== undefined);
+export const anyValue = scalar<unknown>('any JSON value', (u): u is unknown => u !== undefined, {
+  check: 'any',
+});
 export const boolean = t.boolean;
 
 /** A string that matches `pattern`; the static type stays `string`. */

@@ -43,6 +43,19 @@ function scalarArbitrary(codec: ScalarType<unknown>): fc.Arbitrary<unknown> {
       return fc.constantFrom(...spec.values);
     case 'object':
       return jsonObject;
+    case 'string': {
+      // CRD string bounds (later versions): short values within the bounds, as the CRDs' own.
+      const { minLength, maxLength, pattern, notIn } = spec;
+      const within = (v: string) =>
+        [...v].length >= minLength && [...v].length <= maxLength && !notIn.includes(v);
+      const drawn =
+        pattern === undefined
+          ? fc.string({ minLength, maxLength: Math.min(maxLength, minLength + 8) })
+          : fc.stringMatching(pattern, { size: 'xsmall' });
+      return drawn.filter(within);
+    }
+    case 'any':
+      return fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
     case undefined:
       return fc.jsonValue({ maxDepth: 1 });
   }
@@ -50,16 +63,31 @@ function scalarArbitrary(codec: ScalarType<unknown>): fc.Arbitrary<unknown> {
 
 /** An arbitrary of values shaped by `codec` (memoised per codec, depth-limited). */
 export function codecArbitrary(codec: t.Mixed, depth = 0): fc.Arbitrary<unknown> {
-  if (depth > 12) return fc.constant(null);
+  // Deep enough for the deepest kind (a v1beta2 ClusterList reaches 16 levels).
+  if (depth > 24) return fc.constant(null);
   if (codec instanceof StructType) {
     const s = codec as StructType<unknown>;
     const model: Record<string, fc.Arbitrary<unknown>> = {};
     for (const [k, c] of Object.entries({ ...s.optional, ...s.required }))
       model[k] = codecArbitrary(c, depth + 1);
-    return fc.record(model, { requiredKeys: Object.keys(s.required) });
+    const record = fc.record(model, { requiredKeys: Object.keys(s.required) });
+    const minProperties = s.constraints.minProperties ?? 0;
+    return minProperties === 0 ? record : record.filter((r) => Object.keys(r).length >= minProperties);
   }
-  if (codec instanceof ArrayOf)
-    return fc.array(codecArbitrary((codec as ArrayOf<unknown>).item, depth + 1), small);
+  if (codec instanceof ArrayOf) {
+    const a = codec as ArrayOf<unknown>;
+    const item = codecArbitrary(a.item, depth + 1);
+    const { minItems = 0, maxItems = small.maxLength, listMapKeys } = a.constraints;
+    const bounds = {
+      minLength: minItems,
+      maxLength: Math.max(minItems, Math.min(maxItems, small.maxLength)),
+    };
+    if (listMapKeys === undefined) return fc.array(item, bounds);
+    return fc.uniqueArray(item, {
+      ...bounds,
+      selector: (v) => JSON.stringify(listMapKeys.map((k) => (v as Record<string, unknown>)?.[k] ?? null)),
+    });
+  }
   if (codec instanceof MapOf) {
     return fc.dictionary(key, codecArbitrary((codec as MapOf<unknown>).value, depth + 1), { maxKeys: 3 });
   }
