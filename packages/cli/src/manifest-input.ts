@@ -22,6 +22,6 @@ export async function readManifestInput(
   const manifest = readManifest(input.text);
   if (manifest._tag === 'Right') return { name: input.name, documents: manifest.right };
   for (const error of manifest.left) errorsTo(`${formatManifestError(error)}\n`);
-  io.stderr(`${input.name}: not valid YAML/JSON (${manifest.left.length} syntax error(s))\n`);
+  io.stderr(`${input.name}: cannot be read as a manifest (${manifest.left.length} error(s))\n`);
   return undefined;
 }

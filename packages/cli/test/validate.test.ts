@@ -99,7 +99,7 @@ describe('capi-kit validate', () => {
   it('reports YAML syntax errors with line and column', async () => {
     const r = await validate(`${machine}---\nkind: Machine\nmetadata: {name: a, name: b}\n`);
     expect(r.code).toBe(ExitCode.input);
-    expect(r.stdout).toBe('document 2, line 15, column 21: Map keys must be unique\n');
+    expect(r.stdout).toBe('document 2, line 15, column 21: duplicate key "name"\n');
   });
 
   it('rejects documents that are not objects', async () => {

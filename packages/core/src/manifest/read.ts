@@ -1,6 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { type Document, LineCounter, parseAllDocuments, type Tags } from 'yaml';
+import {
+  type Document,
+  isCollection,
+  isMap,
+  isScalar,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+  type Tags,
+  visit,
+} from 'yaml';
 import type { ManifestDocument, ManifestError } from './document.js';
+import { metadataTextProblem } from './metadata-text.js';
 
 /**
  * Kubernetes reads manifests with go-yaml v2 (via sigs.k8s.io/yaml), which follows YAML 1.1:
@@ -13,7 +24,51 @@ export function kubernetesYamlTags(tags: Tags): Tags {
   );
 }
 
-export const yamlParseOptions = { version: '1.1', customTags: kubernetesYamlTags } as const;
+/**
+ * `uniqueKeys: false`: the `yaml` package compares every key of a mapping with every other
+ * (an 80,000-key mapping took 44 s); duplicates are found here instead, with one Set per mapping.
+ */
+export const yamlParseOptions = {
+  version: '1.1',
+  customTags: kubernetesYamlTags,
+  uniqueKeys: false,
+} as const;
+
+/**
+ * How many nodes aliases may expand to in one document. A real manifest uses a handful;
+ * an alias bomb (each anchor aliasing the previous one ten times) passes this at once.
+ */
+export const MAX_ALIAS_EXPANSION = 10_000;
+
+/** Deepest nesting a document may have. Real objects stay under 30; the walks over them recurse. */
+export const MAX_DOCUMENT_DEPTH = 256;
+
+/**
+ * Explicit tags a manifest may carry: JSON's types. go-yaml turns `!!binary` into bytes,
+ * `!!set`/`!!omap` into maps or lists, and keeps unknown tags' text: none of that survives a
+ * trip through JSON unchanged, so such documents are refused instead of changed silently.
+ */
+const JSON_TAGS: ReadonlySet<string> = new Set(
+  ['str', 'int', 'float', 'bool', 'null', 'map', 'seq', 'merge'].map((t) => `tag:yaml.org,2002:${t}`),
+);
+
+/** Integer literals (decimal, octal, hex, YAML 1.1 underscores): those a float would round. */
+const INTEGER_SOURCE = /^[-+]?(?:0x[0-9a-f_]+|0o?[0-7_]+|[0-9][0-9_]*)$/i;
+
+/**
+ * Whether an integer literal (decimal, 0x hex, 0o or YAML 1.1 leading-zero octal, `_`
+ * separators) would be written back as a different number than it names.
+ */
+function roundsInteger(source: string | undefined, value: number): boolean {
+  if (source === undefined || !INTEGER_SOURCE.test(source)) return false;
+  const negative = source.startsWith('-');
+  let digits = source.replace(/^[-+]/, '').replace(/_/g, '');
+  if (/^0[0-7]+$/.test(digits)) digits = `0o${digits.slice(1)}`;
+  const exact = BigInt(digits);
+  // Writers print the shortest text that reads back as the same float: a change is visible
+  // exactly when that text is not the integer the input named.
+  return (negative ? -exact : exact).toString() !== String(value);
+}
 
 /** The first line of a `yaml` error message, without the position the error already carries. */
 function shortMessage(message: string): string {
@@ -21,9 +76,108 @@ function shortMessage(message: string): string {
   return first.replace(/ at line \d+, column \d+:?$/, '').trim();
 }
 
+/** A document with no content: nothing, only comments, or a lone `null`/`~`. */
 function isEmpty(doc: Document.Parsed): boolean {
-  if (doc.contents === null) return true;
-  return doc.errors.length === 0 && doc.toJS() === null;
+  const contents = doc.contents;
+  if (contents === null) return true;
+  return isScalar(contents) && contents.value === null && contents.tag === undefined;
+}
+
+type Problem = { offset: number; message: string };
+
+/** The source text of a key, as toJS would name it (keys are turned into strings). */
+function keyText(key: unknown): string | undefined {
+  if (isScalar(key)) return String(key.value);
+  return undefined;
+}
+
+/**
+ * What JSON cannot carry unchanged, found in one pass over the parsed nodes: duplicate keys
+ * (compared as the strings they become), non-scalar keys, tags other than JSON's, integers
+ * beyond 2^53, NaN and infinities, and nesting deeper than MAX_DOCUMENT_DEPTH.
+ */
+function nodeProblems(doc: Document.Parsed): Problem | undefined {
+  let problem: Problem | undefined;
+  const fail = (node: Node | undefined, message: string) => {
+    problem = { offset: node?.range?.[0] ?? 0, message };
+    return visit.BREAK;
+  };
+  visit(doc, {
+    Node(_key, node, path) {
+      // path holds the Document, then each collection and Pair above the node: count the
+      // collections only, and only once the path is long enough to matter.
+      if (path.length > MAX_DOCUMENT_DEPTH && path.filter(isCollection).length >= MAX_DOCUMENT_DEPTH) {
+        return fail(node, `nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+      }
+      if (node.tag !== undefined && !JSON_TAGS.has(node.tag)) {
+        return fail(
+          node,
+          `tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed: a manifest holds only JSON values (strings, numbers, booleans, null, maps, lists)`,
+        );
+      }
+      if (isScalar(node) && typeof node.value === 'number') {
+        const value = node.value;
+        if (!Number.isFinite(value)) {
+          return fail(
+            node,
+            `${node.source ?? String(value)} is not a number JSON can hold (NaN or infinity)`,
+          );
+        }
+        if (!Number.isSafeInteger(value) && Number.isInteger(value) && roundsInteger(node.source, value)) {
+          return fail(
+            node,
+            `integer ${node.source} is beyond 2^53 and would be rounded to ${BigInt(value)}; quote it if it is meant as text`,
+          );
+        }
+      }
+      if (isMap(node)) {
+        const seen = new Set<string>();
+        for (const pair of node.items) {
+          const key = keyText(pair.key);
+          if (key === undefined) {
+            if (pair.key === null) continue;
+            return fail(pair.key as Node, 'mapping keys must be strings, numbers or booleans');
+          }
+          if (key === '<<' && isScalar(pair.key) && pair.key.source === '<<') continue; // a merge key
+          if (seen.has(key)) return fail(pair.key as Node, `duplicate key ${JSON.stringify(key)}`);
+          seen.add(key);
+        }
+      }
+      return undefined;
+    },
+  });
+  return problem;
+}
+
+/**
+ * Where flow brackets (`[`, `{`, outside quotes and comments) first nest past `limit`, found
+ * before parsing: the parser's time and stack grow with the nesting, so JSON nested 100,000
+ * deep is refused here in one linear pass. (Block nesting is bounded by the line count.)
+ */
+function flowNestingPast(text: string, limit: number): number | undefined {
+  let depth = 0;
+  let quote = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === 0x5c && quote === 0x22) i++;
+      else if (c === quote) quote = 0;
+    } else if (c === 0x22 || (c === 0x27 && depth > 0)) quote = c;
+    else if (c === 0x23 && (i === 0 || text.charCodeAt(i - 1) <= 0x20)) {
+      const end = text.indexOf('\n', i);
+      if (end === -1) break;
+      i = end;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > limit) return i;
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+/** The parser overflowing its stack on deep nesting: reported as the nesting, once. */
+function isStackOverflow(message: string): boolean {
+  return /call stack|stack overflow/i.test(message);
 }
 
 /**
@@ -31,28 +185,77 @@ function isEmpty(doc: Document.Parsed): boolean {
  * document (a JSON array stays one document whose value is the array).
  *
  * Empty documents (only comments, or nothing between two `---`) are skipped and not counted.
- * Returns every syntax error of every document, or the documents when there are none.
+ * Returns every syntax error of every document, or the documents when there are none. Input
+ * is untrusted: alias bombs, deep nesting, duplicate keys, non-JSON tags, integers a float
+ * would round, NaN/infinity, and control characters in names, labels and annotations are
+ * errors with their line, never a crash or a silently changed value.
  */
 export function readManifest(text: string): E.Either<ManifestError[], ManifestDocument[]> {
+  const tooDeep = flowNestingPast(text, MAX_DOCUMENT_DEPTH * 4);
+  if (tooDeep !== undefined) {
+    const before = text.slice(0, tooDeep);
+    const line = before.split('\n').length;
+    return E.left([
+      {
+        index: (before.match(/^---/gm) ?? []).length - (/^\s*---/.test(text) ? 1 : 0),
+        line,
+        column: tooDeep - before.lastIndexOf('\n'),
+        message: `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`,
+      },
+    ]);
+  }
   const lineCounter = new LineCounter();
   const parsed = parseAllDocuments(text, { ...yamlParseOptions, lineCounter, prettyErrors: true });
   const docs = Array.isArray(parsed) ? parsed : [];
   const errors: ManifestError[] = [];
   const documents: ManifestDocument[] = [];
+  const at = (index: number, offset: number, message: string): ManifestError => {
+    const pos = lineCounter.linePos(offset);
+    return { index, line: pos.line, column: pos.col, message };
+  };
   let index = 0;
   for (const doc of docs) {
     if (doc.errors.length === 0 && isEmpty(doc)) continue;
+    const overflow = doc.errors.find((e) => isStackOverflow(e.message));
+    if (overflow !== undefined) {
+      errors.push(
+        at(index, overflow.pos[0], `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`),
+      );
+      index += 1;
+      continue;
+    }
     for (const error of doc.errors) {
       const pos = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
       errors.push({ index, line: pos.line, column: pos.col, message: shortMessage(error.message) });
     }
     if (doc.errors.length === 0) {
+      const problem = nodeProblems(doc);
       const start = doc.contents?.range[0] ?? doc.range[0];
-      documents.push({
-        index,
-        line: lineCounter.linePos(start).line,
-        value: doc.toJS({ maxAliasCount: 1000 }),
-      });
+      if (problem !== undefined) {
+        errors.push(at(index, problem.offset, problem.message));
+      } else {
+        let value: unknown;
+        try {
+          value = doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSION });
+        } catch (error) {
+          // The `yaml` package throws a ReferenceError when aliases expand past the limit.
+          const message = error instanceof Error ? error.message : String(error);
+          errors.push(
+            at(
+              index,
+              start,
+              /alias/i.test(message)
+                ? `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a YAML alias bomb?)`
+                : shortMessage(message),
+            ),
+          );
+          index += 1;
+          continue;
+        }
+        const bad = metadataTextProblem(value);
+        if (bad !== undefined) errors.push(at(index, start, `${bad.path}: ${bad.message}`));
+        else documents.push({ index, line: lineCounter.linePos(start).line, value });
+      }
     }
     index += 1;
   }

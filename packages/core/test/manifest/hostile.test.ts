@@ -1,0 +1,122 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import { readManifest } from '../../src/manifest/index.js';
+import { MAX_ALIAS_EXPANSION, MAX_DOCUMENT_DEPTH } from '../../src/manifest/read.js';
+
+// Issue #12: untrusted manifests never crash the reader and are never silently changed.
+
+function errors(text: string) {
+  const result = readManifest(text);
+  if (E.isRight(result)) throw new Error(`read: ${JSON.stringify(result.right).slice(0, 200)}`);
+  return result.left;
+}
+
+function values(text: string) {
+  const result = readManifest(text);
+  if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+  return result.right.map((d) => d.value);
+}
+
+describe('readManifest on hostile input', () => {
+  it('reads a harmless manifest with 101 aliases (the yaml default limit of 100 threw)', () => {
+    const lines = ['data:', '  a: &a hello', ...Array.from({ length: 101 }, (_, i) => `  k${i}: *a`)];
+    const [value] = values(lines.join('\n'));
+    expect(Object.keys((value as { data: object }).data)).toHaveLength(102);
+  });
+
+  it('refuses an alias bomb with a clear error instead of throwing', () => {
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 10; i++) {
+      const name = String.fromCharCode(97 + i);
+      const prev = String.fromCharCode(96 + i);
+      lines.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
+    }
+    expect(errors(lines.join('\n'))).toEqual([
+      expect.objectContaining({
+        index: 0,
+        line: 1,
+        message: expect.stringContaining(`more than ${MAX_ALIAS_EXPANSION}`),
+      }),
+    ]);
+  });
+
+  it('refuses deep JSON nesting (past the parser’s own stack) with one clear error', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(errors(deep)).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('nests too deeply') }),
+    ]);
+  });
+
+  it('refuses nesting past MAX_DOCUMENT_DEPTH that the parser still reads, in flow and block style', () => {
+    const flow = `${'['.repeat(MAX_DOCUMENT_DEPTH + 10)}${']'.repeat(MAX_DOCUMENT_DEPTH + 10)}`;
+    expect(errors(flow)[0]!.message).toContain(`nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+    const block = Array.from({ length: MAX_DOCUMENT_DEPTH + 10 }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+    expect(errors(`${block} x`)[0]!.message).toContain('nests deeper');
+  });
+
+  it('refuses duplicate keys, also when they differ only in YAML type (1 and "1")', () => {
+    expect(errors('a: 1\nb: 2\na: 3\n')).toEqual([
+      expect.objectContaining({ line: 3, message: 'duplicate key "a"' }),
+    ]);
+    expect(errors('1: x\n"1": y\n')[0]!.message).toBe('duplicate key "1"');
+  });
+
+  it('keeps YAML merge keys working (kubectl merges them too)', () => {
+    expect(values('base: &b {x: 1}\nd:\n  <<: *b\n  z: 2\n')).toEqual([
+      { base: { x: 1 }, d: { x: 1, z: 2 } },
+    ]);
+  });
+
+  it.each([
+    ['!!binary', 'a: !!binary aGVsbG8=\n', 1],
+    ['!!set', 'x: 1\na: !!set {x, y}\n', 2],
+    ['!!omap', 'a: !!omap [b: 1]\n', 1],
+    ['a custom tag', 'a:\n  b: !vault secret\n', 2],
+  ])('refuses %s with its line', (_, text, line) => {
+    expect(errors(text)).toEqual([
+      expect.objectContaining({ line, message: expect.stringContaining('is not allowed') }),
+    ]);
+  });
+
+  it.each([
+    ['replicas: 9007199254740993', 'rounded to 9007199254740992'],
+    ['generation: 12345678901234567890', 'beyond 2^53'],
+    ['{"replicas": 9007199254740993}', 'beyond 2^53'],
+    ['x: 0x20000000000001', 'beyond 2^53'],
+  ])('refuses an integer a float would round (%s)', (text, message) => {
+    expect(errors(text)[0]!.message).toContain(message);
+  });
+
+  it('keeps integers a float holds exactly (2^53 - 1, 2^53) and big floats', () => {
+    expect(values('a: 9007199254740991\nb: 1.5e300\nc: 9007199254740992\n')).toEqual([
+      { a: 9007199254740991, b: 1.5e300, c: 2 ** 53 },
+    ]);
+  });
+
+  it.each(['a: .nan', 'a: .inf', 'a: -.Inf', '{"a": 1e400}'])('refuses NaN and infinity (%s)', (text) => {
+    expect(errors(text)[0]!.message).toContain('NaN or infinity');
+  });
+
+  it.each([
+    ['name: "a\\0b"', 'metadata.name', 'U+0000'],
+    ['name: "web\\e[2J"', 'metadata.name', 'U+001B'],
+    ['labels: {app: "a\\nb"}', 'metadata.labels.app', 'U+000A'],
+    ['labels: {"a\\x07": b}', 'metadata.labels["a\\u0007"]', 'U+0007'],
+    ['annotations: {note: "\\e]0;owned\\a"}', 'metadata.annotations.note', 'U+001B'],
+    ['name: "\\ud800"', 'metadata.name', 'unpaired UTF-16 surrogate'],
+  ])('refuses control characters in names, labels and annotations (%s)', (meta, path, what) => {
+    const [error] = errors(`apiVersion: v1\nkind: ConfigMap\nmetadata: {${meta}}\n`);
+    expect(error!.message).toBe(`${path}: ${error!.message.slice(path.length + 2)}`);
+    expect(error!.message).toContain(what);
+  });
+
+  it('allows line breaks and tabs in annotation values, and checks List items and templates', () => {
+    expect(values('metadata: {annotations: {a: "x\\ny\\tz"}}')).toHaveLength(1);
+    expect(errors('kind: List\nitems: [{metadata: {name: "a\\eb"}}]\n')[0]!.message).toMatch(
+      /^items\[0\]\.metadata\.name:/,
+    );
+    expect(errors('spec: {template: {metadata: {labels: {a: "\\0"}}}}')[0]!.message).toMatch(
+      /^spec\.template\.metadata\.labels\.a:/,
+    );
+  });
+});
