@@ -6,9 +6,26 @@
  */
 
 /** C0 controls, DEL and C1 controls; tab, LF and CR are allowed in annotation values only. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const CONTROL_OR_LINE = /[\u0000-\u001f\u007f-\u009f]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+function isControl(code: number, allowLineBreaks: boolean): boolean {
+  if (allowLineBreaks && (code === 0x09 || code === 0x0a || code === 0x0d)) return false;
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f);
+}
+
+/** The first control character or unpaired surrogate in `text`, as a message. */
+function problemIn(text: string, allowLineBreaks = false): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isControl(code, allowLineBreaks)) {
+      return `contains the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+      else return 'contains an unpaired UTF-16 surrogate (not valid UTF-8 text)';
+    }
+  }
+  return undefined;
+}
 
 export interface TextProblem {
   readonly path: string;
@@ -23,21 +40,11 @@ function segment(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
-function problemIn(text: string, pattern: RegExp): string | undefined {
-  const control = pattern.exec(text);
-  if (control !== null) {
-    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    return `contains the control character U+${code}`;
-  }
-  if (LONE_SURROGATE.test(text)) return 'contains an unpaired UTF-16 surrogate (not valid UTF-8 text)';
-  return undefined;
-}
-
 function checkMetadata(metadata: Record<string, unknown>, at: string): TextProblem | undefined {
   for (const key of ['name', 'generateName', 'namespace'] as const) {
     const value = metadata[key];
     if (typeof value !== 'string') continue;
-    const message = problemIn(value, CONTROL_OR_LINE);
+    const message = problemIn(value);
     if (message !== undefined) return { path: `${at}.${key}`, message };
   }
   for (const map of ['labels', 'annotations'] as const) {
@@ -45,10 +52,10 @@ function checkMetadata(metadata: Record<string, unknown>, at: string): TextProbl
     if (!isRecord(entries)) continue;
     for (const [key, value] of Object.entries(entries)) {
       const path = `${at}.${map}${segment(key)}`;
-      const keyProblem = problemIn(key, CONTROL_OR_LINE);
+      const keyProblem = problemIn(key);
       if (keyProblem !== undefined) return { path, message: `key ${keyProblem}` };
       if (typeof value !== 'string') continue;
-      const valueProblem = problemIn(value, map === 'labels' ? CONTROL_OR_LINE : CONTROL);
+      const valueProblem = problemIn(value, map === 'annotations');
       if (valueProblem !== undefined) return { path, message: valueProblem };
     }
   }
