@@ -1,4 +1,4 @@
-/** The CLI's exit codes: part of the scriptable contract in ARCHITECTURE.md. */
+/** The CLI's exit codes: part of its scriptable contract (see each command's usage text). */
 export const ExitCode = {
   ok: 0,
   /** Bad input: a document that does not decode, convert or parse. */

@@ -1,8 +1,23 @@
 import { pause } from './abortable-sleep.js';
+import type { Clock } from './clock.js';
 import { LeaseLostError } from './errors.js';
 import type { LeaseInspection } from './inspection.js';
-import type { AcquireResult, NodeLeaseClient, ReleaseResult } from './node-lease-client.js';
-import { jitteredRetryMs } from './timing.js';
+import type { AcquireResult, ReleaseResult, RenewResult } from './lease-results.js';
+import type { LeaseTiming } from './timing.js';
+
+/**
+ * What a held lease needs from the client that acquired it: renew and release calls, the
+ * timing and clock it judges its validity by. `NodeLeaseClient` is one; the held lease
+ * depends on this, not on the client, so the two modules do not import each other.
+ */
+export interface LeaseRenewer {
+  readonly timing: Pick<LeaseTiming, 'renewDeadlineMs' | 'retryPeriodMs'>;
+  readonly clock: Pick<Clock, 'monotonicMs'>;
+  renew(node: string, options?: { signal?: AbortSignal }): Promise<RenewResult>;
+  release(node: string): Promise<ReleaseResult>;
+  /** Drops what the client remembers of its own last write to the node's lease. */
+  forgetWritten(node: string): void;
+}
 
 /** How one renewal attempt of a held lease ended. */
 export type RenewOutcome = 'renewed' | 'failed' | 'lost' | 'inactive';
@@ -19,7 +34,7 @@ export type RenewOutcome = 'renewed' | 'failed' | 'lost' | 'inactive';
  */
 export class HeldLease {
   readonly node: string;
-  readonly #client: NodeLeaseClient;
+  readonly #client: LeaseRenewer;
   readonly #controller = new AbortController();
   #lease: LeaseInspection;
   #lastRenewSentAtMs: number;
@@ -30,7 +45,7 @@ export class HeldLease {
   readonly #ended: Promise<LeaseLostError | undefined>;
   #resolveEnded!: (value: LeaseLostError | undefined) => void;
 
-  constructor(client: NodeLeaseClient, node: string, acquired: AcquireResult & { acquired: true }) {
+  constructor(client: LeaseRenewer, node: string, acquired: AcquireResult & { acquired: true }) {
     this.#client = client;
     this.node = node;
     this.#lease = acquired.lease;
@@ -100,7 +115,9 @@ export class HeldLease {
     void (async () => {
       const { retryPeriodMs } = this.#client.timing;
       while (!this.#stopped && !this.#controller.signal.aborted) {
-        if (!(await pause(jitteredRetryMs(retryPeriodMs), this.#controller.signal))) return;
+        // Renewals come every retry period without jitter, as client-go's renew loop does: a
+        // jittered pause could reach 2.2 retry periods, past a renew deadline of 1.2.
+        if (!(await pause(retryPeriodMs, this.#controller.signal))) return;
         await this.renewOnce();
       }
     })();

@@ -1,8 +1,7 @@
-import { abortableSleep, pause } from './abortable-sleep.js';
+import { pause } from './abortable-sleep.js';
 import { LeaseConfigError } from './errors.js';
 import { HeldLease, type RenewOutcome } from './held-lease.js';
 import type { AcquireResult, NodeLeaseClient } from './node-lease-client.js';
-import { nextAcquireAttemptMs } from './timing.js';
 
 export interface LeaseManagerOptions {
   /** At most this many API requests in flight at once (acquisitions and renewals). Default 16. */
@@ -64,8 +63,7 @@ export class LeaseManager {
     for (;;) {
       const result = await this.tryHold(node, options);
       if (result instanceof HeldLease) return result;
-      const wait = nextAcquireAttemptMs(this.client.timing.retryPeriodMs, result.lease.expiresInMs);
-      await abortableSleep(wait, options.signal);
+      await this.client.waitToRetry(result, options.signal);
     }
   }
 

@@ -6,9 +6,12 @@ import { HeldLease } from './held-lease.js';
 import { checkHolderIdentity } from './holder-identity.js';
 import type { LeaseAddress, LeaseInspection } from './inspection.js';
 import { readLeaseRecord } from './lease-record.js';
+import type { AcquireResult, ReleaseResult, RenewResult } from './lease-results.js';
 import { parseMicroTime, toMicroTime } from './micro-time.js';
 import { NodeLeaseObserver, type NodeLeaseObserverOptions } from './node-lease-observer.js';
 import { jitteredRetryMs, nextAcquireAttemptMs } from './timing.js';
+
+export type { AcquireResult, ReleaseResult, RenewResult } from './lease-results.js';
 
 export interface NodeLeaseClientOptions extends NodeLeaseObserverOptions {
   /**
@@ -29,41 +32,6 @@ export interface NodeLeaseClientOptions extends NodeLeaseObserverOptions {
    */
   readonly releaseBy?: 'update' | 'delete';
 }
-
-/** The outcome of one acquisition attempt. */
-export type AcquireResult =
-  | {
-      readonly acquired: true;
-      /** created: there was no lease; taken: it was free or expired; renewed: it was ours already. */
-      readonly how: 'created' | 'taken' | 'renewed';
-      readonly lease: LeaseInspection;
-      /** Monotonic time at which the successful write was sent (the start of our validity). */
-      readonly sentAtMs: number;
-    }
-  | {
-      readonly acquired: false;
-      readonly because: 'held' | 'reserved' | 'foreign';
-      readonly holder: string;
-      readonly lease: LeaseInspection;
-    };
-
-export type RenewResult =
-  | { readonly renewed: true; readonly lease: LeaseInspection; readonly sentAtMs: number }
-  | {
-      readonly renewed: false;
-      /** lost: someone else holds it now; absent: it was deleted; foreign: it became a CLE lease. */
-      readonly because: 'lost' | 'absent' | 'foreign';
-      readonly holder: string | undefined;
-      readonly lease: LeaseInspection;
-    };
-
-export type ReleaseResult =
-  | { readonly released: true }
-  | {
-      readonly released: false;
-      readonly because: 'not-holder' | 'absent';
-      readonly holder: string | undefined;
-    };
 
 /**
  * Conflicts are normal under contention, but each one means the lease just changed: after
@@ -145,9 +113,9 @@ export class NodeLeaseClient extends NodeLeaseObserver {
   }
 
   /**
-   * Acquires the node's lease, waiting while someone else holds it: retries every retry
-   * period (with up to 20 % jitter), and wakes exactly when the lease is due to expire by
-   * this client's judgement. A reserved or foreign lease is waited on like a held one.
+   * Acquires the node's lease, waiting while someone else holds it: retries after a retry
+   * period plus up to 120 % jitter (client-go's `wait.Jitter(retryPeriod, 1.2)`), or exactly
+   * when the lease is due to expire by this client's judgement, whichever comes first. A reserved or foreign lease is waited on like a held one.
    *
    * @throws the AbortSignal's reason when aborted; LeaseApiError on API errors other than
    * conflicts (a caller that wants to ride out outages catches and calls again).
@@ -160,9 +128,17 @@ export class NodeLeaseClient extends NodeLeaseObserver {
       const result = await this.tryAcquire(node, options);
       if (result.acquired) return result;
       options.onWait?.(result);
-      const retry = jitteredRetryMs(this.timing.retryPeriodMs);
-      await abortableSleep(nextAcquireAttemptMs(retry, result.lease.expiresInMs), options.signal);
+      await this.waitToRetry(result, options.signal);
     }
+  }
+
+  /**
+   * The pause between acquisition attempts after a refusal, shared by `acquire` and
+   * `LeaseManager.hold`: a jittered retry period, cut short when the lease expires sooner.
+   */
+  async waitToRetry(refusal: AcquireResult & { acquired: false }, signal?: AbortSignal): Promise<void> {
+    const retry = jitteredRetryMs(this.timing.retryPeriodMs);
+    await abortableSleep(nextAcquireAttemptMs(retry, refusal.lease.expiresInMs), signal);
   }
 
   /**

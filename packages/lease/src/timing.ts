@@ -22,15 +22,16 @@ export interface LeaseTiming {
 export const maxLeaseDurationSeconds = 3600;
 
 /**
- * Attempts are spread by up to this factor of the retry period (client-go's JitterFactor),
- * which is why the renew deadline must exceed `retryJitterFactor × retryPeriod`: at least one
- * renewal attempt must fit inside the deadline even with the largest jitter.
+ * client-go's leader-election JitterFactor. Acquisition attempts wait as client-go's
+ * `wait.Jitter(retryPeriod, 1.2)` does: the retry period plus up to 120 % of it, so that
+ * capi-kit and client-go contenders on one Lease take turns fairly. client-go also requires
+ * the renew deadline to exceed `JitterFactor × retryPeriod`, and so does `resolveLeaseTiming`.
  */
 export const retryJitterFactor = 1.2;
 
-/** One retry period spread by up to `retryJitterFactor` (client-go's wait.Jitter). */
+/** `wait.Jitter(retryPeriod, retryJitterFactor)`: `d + random × 1.2 × d`, between 1× and 2.2×. */
 export function jitteredRetryMs(retryPeriodMs: number): number {
-  return retryPeriodMs * (1 + Math.random() * (retryJitterFactor - 1));
+  return retryPeriodMs + Math.random() * retryJitterFactor * retryPeriodMs;
 }
 
 /**

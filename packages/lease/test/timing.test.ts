@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeaseConfigError } from '../src/errors.js';
 import {
   defaultLeaseTiming,
+  jitteredRetryMs,
   leaseTimingProblems,
   maxLeaseDurationSeconds,
   resolveLeaseTiming,
@@ -67,5 +68,20 @@ describe('lease timing', () => {
       expect(error).toBeInstanceOf(LeaseConfigError);
       expect((error as Error).message).toMatch(/3600.*renewDeadlineMs/);
     }
+  });
+});
+
+describe('retry jitter', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // client-go's wait.Jitter(d, 1.2) is d + rand × 1.2 × d: a capi-kit contender waiting less
+  // than that would win most races against client-go contenders on the same Lease.
+  it.each([
+    [0, 1000],
+    [0.5, 1600],
+    [0.999, 2198.8],
+  ])('with rand %d waits %d ms for a 1 s retry period, as wait.Jitter(d, 1.2)', (rand, expected) => {
+    vi.spyOn(Math, 'random').mockReturnValue(rand);
+    expect(jitteredRetryMs(1000)).toBeCloseTo(expected, 6);
   });
 });

@@ -33,7 +33,7 @@ Exit codes: 0 ok (problems included), 1 no such Cluster, 2 usage error, 3 cluste
 or an unusable kubeconfig. Nothing is printed on stdout on failure.
 `;
 
-/** The JSON contract's object (ARCHITECTURE.md): exactly these keys. */
+/** The `describe --json` contract's object (docs/client.md): exactly these keys. */
 function contractJson(d: ClusterDescription) {
   return {
     cluster: {
