@@ -91,6 +91,10 @@ type Capi = ObjectWithMeta & {
     readonly errorMessage?: string;
     readonly failureReason?: string;
     readonly failureMessage?: string;
+    /** v1beta2 keeps the v1beta1 failure fields here. */
+    readonly deprecated?: {
+      readonly v1beta1?: { readonly failureReason?: string; readonly failureMessage?: string };
+    };
   };
 };
 
@@ -151,7 +155,8 @@ export async function describeCluster(
     if (cluster === undefined) {
       cluster = got.right;
       apiVersion = version;
-    } else {
+    } else if (got.right.metadata?.uid !== cluster.metadata?.uid) {
+      // Another version of one CRD serves the same object (same UID): not a second Cluster.
       problems.push({
         object: label('Cluster', got.right),
         message: `also exists at ${version}; described at ${apiVersion}`,
@@ -217,8 +222,9 @@ export async function describeCluster(
   }));
   for (const m of described) {
     const status = m.machine.status;
-    const reason = status?.errorReason ?? status?.failureReason;
-    const message = status?.errorMessage ?? status?.failureMessage;
+    const legacy = status?.deprecated?.v1beta1;
+    const reason = status?.errorReason ?? status?.failureReason ?? legacy?.failureReason;
+    const message = status?.errorMessage ?? status?.failureMessage ?? legacy?.failureMessage;
     if (reason !== undefined || message !== undefined) {
       problems.push({
         object: label('Machine', m.machine),

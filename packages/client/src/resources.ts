@@ -1,6 +1,10 @@
 import type { CapiObject } from '@capi-kit/core';
 import * as v1alpha1 from '@capi-kit/core/v1alpha1';
 import * as v1alpha2 from '@capi-kit/core/v1alpha2';
+import * as v1alpha3 from '@capi-kit/core/v1alpha3';
+import * as v1alpha4 from '@capi-kit/core/v1alpha4';
+import * as v1beta1 from '@capi-kit/core/v1beta1';
+import * as v1beta2 from '@capi-kit/core/v1beta2';
 import type * as t from 'io-ts';
 
 // The Cluster API versions and kinds this client can type. Adding a version is one row in
@@ -14,6 +18,7 @@ export const KINDS = {
   MachineSet: { plural: 'machinesets', scale: true },
   MachineDeployment: { plural: 'machinedeployments', scale: true },
   MachineClass: { plural: 'machineclasses', scale: false },
+  MachineHealthCheck: { plural: 'machinehealthchecks', scale: false },
 } as const satisfies Record<string, { plural: string; scale: boolean }>;
 
 /** A kind the client knows (whichever versions carry it). */
@@ -29,6 +34,10 @@ export interface ApiVersionRow {
 export const API_VERSIONS: readonly ApiVersionRow[] = [
   { apiVersion: v1alpha1.APIVersion, codecs: v1alpha1.codecs },
   { apiVersion: v1alpha2.APIVersion, codecs: v1alpha2.codecs },
+  { apiVersion: v1alpha3.APIVersion, codecs: v1alpha3.codecs },
+  { apiVersion: v1alpha4.APIVersion, codecs: v1alpha4.codecs },
+  { apiVersion: v1beta1.APIVersion, codecs: v1beta1.codecs },
+  { apiVersion: v1beta2.APIVersion, codecs: v1beta2.codecs },
 ];
 
 /** The API groups Cluster API has used; discovery reports every version served under them. */

@@ -10,7 +10,21 @@ describe('the kind/version table', () => {
       'cluster.x-k8s.io/v1alpha2',
     ]);
     expect(CAPI_GROUPS).toEqual(['cluster.k8s.io', 'cluster.x-k8s.io']);
-    expect(kindsOf('cluster.k8s.io/v1alpha1')).toEqual(Object.keys(KINDS));
+    expect(kindsOf('cluster.k8s.io/v1alpha1')).toEqual([
+      'Cluster',
+      'Machine',
+      'MachineSet',
+      'MachineDeployment',
+      'MachineClass',
+    ]);
+    expect(kindsOf('cluster.x-k8s.io/v1beta2')).toEqual([
+      'Cluster',
+      'Machine',
+      'MachineSet',
+      'MachineDeployment',
+      'MachineHealthCheck',
+    ]);
+    expect(Object.keys(KINDS)).toHaveLength(6);
     expect(kindsOf('cluster.x-k8s.io/v1alpha2')).toEqual([
       'Cluster',
       'Machine',

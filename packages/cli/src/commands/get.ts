@@ -59,6 +59,7 @@ type Served = {
     readonly name?: string;
     readonly namespace?: string;
     readonly creationTimestamp?: string;
+    readonly uid?: string;
     readonly ownerReferences?: readonly { kind: string; name: string }[];
   };
   readonly spec?: Record<string, unknown>;
@@ -179,8 +180,21 @@ async function listServed(
   namespace: string | undefined,
 ): Promise<{ items: Item[] } | { error: string }> {
   const items: Item[] = [];
-  for (const source of client.resources(kind)) {
+  // One CRD may serve an object at several versions (v1beta1 and v1beta2): each object is
+  // listed once, at its group's preferred version.
+  const preferred = (apiVersion: string) =>
+    client.discovery.served.find((v) => v.apiVersion === apiVersion)?.preferred === true;
+  const sources = client
+    .resources(kind)
+    .sort((a, b) => Number(preferred(b.info.apiVersion)) - Number(preferred(a.info.apiVersion)));
+  const seen = new Set<string>();
+  for (const source of sources) {
     const listed = await source.listRaw(namespace === undefined ? {} : { namespace }, (raw) => {
+      const uid = (raw as Served).metadata?.uid;
+      if (uid !== undefined) {
+        if (seen.has(uid)) return;
+        seen.add(uid);
+      }
       const decoded = source.decode(raw);
       items.push({
         apiVersion: source.info.apiVersion,
