@@ -8,6 +8,10 @@ describe('the kind/version table', () => {
     expect(API_VERSIONS.map((r) => r.apiVersion)).toEqual([
       'cluster.k8s.io/v1alpha1',
       'cluster.x-k8s.io/v1alpha2',
+      'cluster.x-k8s.io/v1alpha3',
+      'cluster.x-k8s.io/v1alpha4',
+      'cluster.x-k8s.io/v1beta1',
+      'cluster.x-k8s.io/v1beta2',
     ]);
     expect(CAPI_GROUPS).toEqual(['cluster.k8s.io', 'cluster.x-k8s.io']);
     expect(kindsOf('cluster.k8s.io/v1alpha1')).toEqual([
