@@ -9,8 +9,25 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  */
 export function parseCommandLine<const O extends Options>(args: readonly string[], options: O) {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
+    const parsed = parseArgs({
+      args: [...args],
+      options,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
+    // parseArgs keeps the last of a repeated flag; `-f a.yaml -f b.yaml` silently reading
+    // only b.yaml is a usage error instead.
+    const seen = new Set<string>();
+    for (const token of parsed.tokens) {
+      if (token.kind !== 'option' || options[token.name]?.multiple === true) continue;
+      if (seen.has(token.name)) throw new UsageError(`${token.rawName} given more than once`);
+      seen.add(token.name);
+    }
+    const { tokens: _tokens, ...result } = parsed;
+    return result;
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(
       error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error),
     );

@@ -9,9 +9,16 @@ const { main } = await import('./main.js');
 
 // A reader that stops early (`capi-kit providerid parse < ids | head`) closes the pipe;
 // that is the reader's choice, not an error of ours, so end quietly as other Unix tools do.
+// Any other write error (a full disk: ENOSPC, an unwritable descriptor) means the output is
+// incomplete: said once on stderr, exit 1, never reported as success nor as a stack trace.
+let writeFailed = false;
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
+  if (!writeFailed) {
+    writeFailed = true;
+    process.stderr.write(`capi-kit: cannot write to standard output: ${error.code ?? error.message}\n`);
+  }
+  process.exit(1);
 });
 
 main(process.argv.slice(2)).then(

@@ -17,7 +17,7 @@ export const processIO: CliIO = {
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    return utf8Text(Buffer.concat(chunks), '<stdin>');
   },
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
@@ -30,11 +30,33 @@ export async function readInput(
 ): Promise<{ name: string; text: string }> {
   if (file === undefined) throw new UsageError('missing -f FILE (use -f - to read standard input)');
   if (file === '-') return { name: '<stdin>', text: await io.readStdin() };
+  let bytes: Buffer;
   try {
-    return { name: file, text: await readFile(file, 'utf8') };
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputFileError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : String(error)}`);
+    throw new InputFileError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? String(error))}`,
+    );
+  }
+  return { name: file, text: utf8Text(bytes, file) };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes input as UTF-8, refusing invalid bytes (with their line) instead of turning them
+ * into U+FFFD: a name or label would otherwise change silently.
+ */
+export function utf8Text(bytes: Buffer, name: string): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    const lossy = Buffer.from(bytes.toString('utf8'), 'utf8');
+    let offset = 0;
+    while (offset < bytes.length && bytes[offset] === lossy[offset]) offset++;
+    const line = bytes.subarray(0, offset).toString('latin1').split('\n').length;
+    throw new InputFileError(`${name}: not valid UTF-8 (byte ${offset}, line ${line})`);
   }
 }
 

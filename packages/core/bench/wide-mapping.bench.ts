@@ -9,7 +9,13 @@ import { printRatio } from '../../../scripts/bench-ratio.js';
 import { readManifest } from '../src/manifest/index.js';
 
 function text(keys: number): string {
-  const lines = ['apiVersion: cluster.k8s.io/v1alpha1', 'kind: Machine', 'metadata:', '  name: wide', '  labels:'];
+  const lines = [
+    'apiVersion: cluster.k8s.io/v1alpha1',
+    'kind: Machine',
+    'metadata:',
+    '  name: wide',
+    '  labels:',
+  ];
   for (let i = 0; i < keys; i++) lines.push(`    key-${i}: value-${i}`);
   return `${lines.join('\n')}\n`;
 }

@@ -71,6 +71,10 @@ export const convertCommand: CommandBody = {
     const format = oneOf('-o', values.output, ['yaml', 'json'], 'yaml');
     const input = await readInput(io, values.file);
     const result = convertManifest(input.text, { to, plugins, format });
+    if (result._tag === 'Right' && result.right.report.documents.length === 0) {
+      io.stderr(`capi-kit convert: ${input.name}: no documents; nothing to convert\n`);
+      return ExitCode.input;
+    }
     if (result._tag === 'Left') {
       for (const error of result.left)
         io.stderr(`capi-kit convert: ${input.name}: ${formatConversionError(error)}\n`);
