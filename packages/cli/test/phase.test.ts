@@ -139,11 +139,11 @@ spec:
   it('ignores Machines of versions whose rules it does not know, and says so', async () => {
     const r = await phase(
       ['-f', '-'],
-      'apiVersion: cluster.x-k8s.io/v1alpha3\nkind: Machine\nmetadata: {name: m}\n',
+      'apiVersion: cluster.x-k8s.io/v1beta3\nkind: Machine\nmetadata: {name: m}\n',
     );
     expect(r.code).toBe(ExitCode.ok);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('document 1 (Machine m, line 1): ignored cluster.x-k8s.io/v1alpha3 Machine');
+    expect(r.stderr).toContain('document 1 (Machine m, line 1): ignored cluster.x-k8s.io/v1beta3 Machine');
     expect(r.stderr).toContain('no Machines or Clusters');
   });
 
@@ -191,6 +191,6 @@ spec:
     expect(usage.stdout).toContain('Usage: capi-kit phase -f FILE|- [--json]');
     const c = captureIO();
     await main(['--help'], c.io);
-    expect(c.stdout()).toMatch(/^ {2}phase +compute the v1alpha2 phase/m);
+    expect(c.stdout()).toMatch(/^ {2}phase +compute the phase of each Machine and Cluster/m);
   });
 });

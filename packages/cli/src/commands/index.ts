@@ -14,12 +14,12 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: 'validate',
-    summary: 'check Cluster API manifests against the v1alpha1/v1alpha2 schemas',
+    summary: 'check Cluster API manifests against the schemas of every version (v1alpha1 to v1beta2)',
     load: async () => (await import('./validate.js')).validateCommand,
   },
   {
     name: 'phase',
-    summary: 'compute the v1alpha2 phase of each Machine and Cluster in a manifest',
+    summary: 'compute the phase of each Machine and Cluster in a manifest (v1alpha2 to v1beta2)',
     load: async () => (await import('./phase.js')).phaseCommand,
   },
   {

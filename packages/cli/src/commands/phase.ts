@@ -5,11 +5,22 @@ import {
   clusterPhase,
   isClusterPhase,
   isMachinePhase,
+  type LaterClusterPhaseSource,
+  type LaterMachinePhaseSource,
+  type LaterVersion,
+  laterClusterPhase,
+  laterClusterPhases,
+  laterMachinePhase,
+  laterMachinePhases,
   machinePhase,
   normalizeV1alpha1Phase,
 } from '@capi-kit/core/phases';
 import * as v1alpha1 from '@capi-kit/core/v1alpha1';
 import * as v1alpha2 from '@capi-kit/core/v1alpha2';
+import * as v1alpha3 from '@capi-kit/core/v1alpha3';
+import * as v1alpha4 from '@capi-kit/core/v1alpha4';
+import * as v1beta1 from '@capi-kit/core/v1beta1';
+import * as v1beta2 from '@capi-kit/core/v1beta2';
 import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -17,10 +28,12 @@ import { readManifestInput } from '../manifest-input.js';
 
 const usage = `Usage: capi-kit phase -f FILE|- [--json]
 
-Prints the phase the Cluster API v1alpha2 controllers would write for each Machine and
-Cluster of a manifest (multi-document YAML or JSON; Lists are read item by item), using the
-exact precedence of CAPI v0.2: deleting beats failed, which beats the rest, and a stored
-phase that no rule touches is kept. Inputs that live in other objects (bootstrap config,
+Prints the phase the Cluster API controllers would write for each Machine and Cluster of a
+manifest (multi-document YAML or JSON; Lists are read item by item), with the rules of the
+object's version: cluster.x-k8s.io/v1alpha2 as CAPI v0.2, v1alpha3 as v0.3, v1alpha4 as
+v0.4, v1beta1 as v1.10 and v1beta2 as v1.14 (no Failed phase; Updating). Each rule that
+holds overwrites the phase (deleting is last, so it beats the rest), and a stored phase
+that no rule touches is kept. Inputs that live in other objects (bootstrap config,
 infrastructure, Nodes) are taken as the Machine or Cluster records them.
 
 cluster.k8s.io/v1alpha1 objects have no computed phase: a v1alpha1 Machine's free-text
@@ -86,6 +99,48 @@ function readV1alpha2Cluster(cluster: v1alpha2.Cluster): Reading {
   return readV1alpha2Phase(phase, isClusterPhase(phase));
 }
 
+/** A capitalised (v1alpha3+) phase as computed; a stored value outside the version's enum is kept, with a note. */
+function readLaterPhase(version: LaterVersion, phase: string, known: readonly string[]): Reading {
+  return known.includes(phase)
+    ? { phase }
+    : {
+        phase,
+        note: `status.phase "${phase}" is not a ${version} phase; no rule fires, so the controller writes it back unchanged`,
+      };
+}
+
+/** The apiVersions with capitalised phases. */
+const laterAPIVersions = [v1alpha3.APIVersion, v1alpha4.APIVersion, v1beta1.APIVersion, v1beta2.APIVersion];
+
+function laterMachineReader<M extends LaterMachinePhaseSource>(
+  version: LaterVersion,
+  codec: Codec<M>,
+): PhaseReader {
+  return phaseReader(codec, (machine) =>
+    readLaterPhase(version, laterMachinePhase(version, machine), laterMachinePhases[version]),
+  );
+}
+
+function laterClusterReader<C extends LaterClusterPhaseSource>(
+  version: LaterVersion,
+  codec: Codec<C>,
+): PhaseReader {
+  return phaseReader(codec, (cluster) =>
+    readLaterPhase(version, laterClusterPhase(version, cluster), laterClusterPhases),
+  );
+}
+
+const laterReaders: Array<[string, PhaseReader]> = [
+  [`${v1alpha3.APIVersion} Machine`, laterMachineReader('v1alpha3', v1alpha3.MachineCodec)],
+  [`${v1alpha3.APIVersion} Cluster`, laterClusterReader('v1alpha3', v1alpha3.ClusterCodec)],
+  [`${v1alpha4.APIVersion} Machine`, laterMachineReader('v1alpha4', v1alpha4.MachineCodec)],
+  [`${v1alpha4.APIVersion} Cluster`, laterClusterReader('v1alpha4', v1alpha4.ClusterCodec)],
+  [`${v1beta1.APIVersion} Machine`, laterMachineReader('v1beta1', v1beta1.MachineCodec)],
+  [`${v1beta1.APIVersion} Cluster`, laterClusterReader('v1beta1', v1beta1.ClusterCodec)],
+  [`${v1beta2.APIVersion} Machine`, laterMachineReader('v1beta2', v1beta2.MachineCodec)],
+  [`${v1beta2.APIVersion} Cluster`, laterClusterReader('v1beta2', v1beta2.ClusterCodec)],
+];
+
 function readV1alpha1Machine(machine: v1alpha1.Machine): Reading {
   const { phase, recognised, from } = normalizeV1alpha1Phase(machine.status?.phase);
   const verdict =
@@ -107,15 +162,16 @@ const readers: ReadonlyMap<string, PhaseReader> = new Map<string, PhaseReader>([
   [`${v1alpha2.APIVersion} Cluster`, phaseReader(v1alpha2.ClusterCodec, readV1alpha2Cluster)],
   [`${v1alpha1.APIVersion} Machine`, phaseReader(v1alpha1.MachineCodec, readV1alpha1Machine)],
   [`${v1alpha1.APIVersion} Cluster`, phaseReader(v1alpha1.ClusterCodec, readV1alpha1Cluster)],
+  ...laterReaders,
 ]);
 
-/** Lists whose items are read one by one: `v1 List` and the typed Lists of both versions. */
+/** Lists whose items are read one by one: `v1 List` and the typed Machine and Cluster Lists of every version. */
 const listKinds = new Set([
   'v1 List',
-  `${v1alpha2.APIVersion} MachineList`,
-  `${v1alpha2.APIVersion} ClusterList`,
-  `${v1alpha1.APIVersion} MachineList`,
-  `${v1alpha1.APIVersion} ClusterList`,
+  ...[v1alpha1.APIVersion, v1alpha2.APIVersion, ...laterAPIVersions].flatMap((apiVersion) => [
+    `${apiVersion} MachineList`,
+    `${apiVersion} ClusterList`,
+  ]),
 ]);
 
 function text(value: unknown): string | undefined {
@@ -157,7 +213,7 @@ function outcomesOf(
       apiVersion === undefined || kind === undefined ? 'no apiVersion and kind' : `${apiVersion} ${kind}`;
     const why =
       kind === 'Machine' || kind === 'Cluster'
-        ? `phases are known for ${v1alpha2.APIVersion} (and ${v1alpha1.APIVersion}, normalised)`
+        ? `phases are known for cluster.x-k8s.io v1alpha2 to v1beta2 (and ${v1alpha1.APIVersion}, normalised)`
         : 'only Machines and Clusters have a phase';
     return [{ type: 'ignored', note: `${where}: ignored ${what}: ${why}` }];
   }

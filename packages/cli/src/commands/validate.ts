@@ -9,8 +9,10 @@ import { readManifestInput } from '../manifest-input.js';
 const usage = `Usage: capi-kit validate -f FILE|- [--strict]
 
 Checks every document of a manifest (multi-document YAML or JSON) against the Cluster API
-schemas (cluster.k8s.io/v1alpha1, cluster.x-k8s.io/v1alpha2). A v1 List is checked item
-by item.
+schemas (cluster.k8s.io/v1alpha1; cluster.x-k8s.io v1alpha2, v1alpha3, v1alpha4, v1beta1
+and v1beta2: Cluster, Machine, MachineSet, MachineDeployment, MachineHealthCheck and their
+Lists). A v1 List is checked item by item. ClusterClass and MachinePool are kinds no
+package types: they are skipped like provider kinds.
 
 Prints one line per error on stdout: the document (1-based number, kind and name, line),
 the JSON path, what was expected and what was found. Documents of kinds no loaded package

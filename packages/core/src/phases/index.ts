@@ -1,7 +1,10 @@
 /**
  * `@capi-kit/core/phases`: the v1alpha2 Machine and Cluster phase logic of CAPI v0.2.x,
  * with its exact rule precedence, a state-machine view derived from the rules, transition
- * checks, and the v1alpha1 free-text phase normaliser. See docs/phases.md.
+ * checks, and the v1alpha1 free-text phase normaliser; and the capitalised phases of
+ * v1alpha3, v1alpha4, v1beta1 and v1beta2, one rule table per version
+ * (`laterMachinePhaseRules[version]`, `laterMachinePhase(version, machine)`, ...).
+ * See docs/phases.md.
  */
 export { ClusterPhase, clusterPhases, isClusterPhase, typedClusterPhase } from './cluster-phase.js';
 export {
@@ -14,6 +17,18 @@ export {
   decideClusterPhase,
   explainClusterPhase,
 } from './cluster-rules.js';
+export {
+  decideLaterClusterPhase,
+  explainLaterClusterPhase,
+  type LaterClusterPhase,
+  type LaterClusterPhaseDecision,
+  type LaterClusterPhaseFacts,
+  type LaterClusterPhaseSource,
+  laterClusterPhase,
+  laterClusterPhaseFacts,
+  laterClusterPhaseRules,
+  laterClusterPhases,
+} from './cluster-rules-by-version.js';
 export {
   type ClusterEvent,
   checkClusterTransition,
@@ -33,6 +48,19 @@ export {
   machinePhaseFacts,
   machinePhaseRules,
 } from './machine-rules.js';
+export {
+  decideLaterMachinePhase,
+  explainLaterMachinePhase,
+  type LaterMachinePhase,
+  type LaterMachinePhaseDecision,
+  type LaterMachinePhaseFacts,
+  type LaterMachinePhaseSource,
+  type LaterVersion,
+  laterMachinePhase,
+  laterMachinePhaseFacts,
+  laterMachinePhaseRules,
+  laterMachinePhases,
+} from './machine-rules-by-version.js';
 export {
   checkMachineTransition,
   type MachineEvent,

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   clusterPhaseRules,
   clusterStateMachine,
+  type LaterVersion,
+  laterClusterPhaseRules,
+  laterMachinePhaseRules,
   machinePhaseRules,
   machineStateMachine,
   phaseDiagram,
@@ -26,6 +29,17 @@ describe('docs/phases.md', () => {
   it('lists the rules in the order the code applies them', () => {
     expect(ruleTablePhases('Machine')).toEqual(machinePhaseRules.map((rule) => rule.phase));
     expect(ruleTablePhases('Cluster')).toEqual(clusterPhaseRules.map((rule) => rule.phase));
+  });
+
+  it('lists the rules of every later version in the order the code applies them', () => {
+    for (const version of ['v1alpha3', 'v1alpha4', 'v1beta1', 'v1beta2'] as LaterVersion[]) {
+      expect(ruleTablePhases(`Machine (${version})`), version).toEqual(
+        laterMachinePhaseRules[version].map((rule) => rule.phase),
+      );
+      expect(ruleTablePhases(`Cluster (${version})`), version).toEqual(
+        laterClusterPhaseRules[version].map((rule) => rule.phase),
+      );
+    }
   });
 
   it('has a normalisation row for every v1alpha1 spelling', () => {

@@ -1,0 +1,197 @@
+import { ClusterPhases } from '../api/v1beta2/constants.js';
+import {
+  isDeletionRequested,
+  isSetPointer,
+  isTrue,
+  type PhaseSourceMetadata,
+  storedPhase,
+} from './inputs.js';
+import type { LaterVersion } from './machine-rules-by-version.js';
+import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
+
+/**
+ * The Cluster phase of `cluster.x-k8s.io` v1alpha3 to v1beta2, one rule table per version
+ * (the `reconcilePhase`/`setPhase` of the release whose CRDs give the version's schema):
+ *
+ * - v1alpha3 (v0.3.25) and v1alpha4 (v0.4.8): Provisioning once `spec.infrastructureRef` is
+ *   set; Provisioned once infrastructure is ready and `spec.controlPlaneEndpoint` is valid
+ *   (host not empty, port not 0); Failed on a failure reason or message; Deleting last.
+ * - v1beta1 (v1.10.10): Provisioning when either `infrastructureRef` or `controlPlaneRef`
+ *   is set (v1.8+).
+ * - v1beta2 (v1.14.0): readiness is `status.initialization.infrastructureProvisioned`; a
+ *   reference counts when any of its fields is non-empty; there is no Failed rule.
+ */
+
+/** The Cluster phase values of v1alpha3 to v1beta2 (the set never changed). */
+export type LaterClusterPhase = (typeof ClusterPhases)[number];
+export const laterClusterPhases: readonly LaterClusterPhase[] = ClusterPhases;
+
+/** A reference of any version's shape (ObjectReference, ContractVersionedObjectReference). */
+type Reference = object;
+
+/** The fields of a v1alpha3–v1beta2 Cluster that decide its phase (structural, as for Machines). */
+export interface LaterClusterPhaseSource {
+  readonly metadata?: PhaseSourceMetadata | null | undefined;
+  readonly spec?:
+    | {
+        readonly infrastructureRef?: Reference | null | undefined;
+        readonly controlPlaneRef?: Reference | null | undefined;
+        readonly controlPlaneEndpoint?:
+          | { readonly host?: string | null | undefined; readonly port?: number | null | undefined }
+          | null
+          | undefined;
+      }
+    | null
+    | undefined;
+  readonly status?:
+    | {
+        readonly phase?: string | null | undefined;
+        readonly infrastructureReady?: boolean | null | undefined;
+        readonly initialization?:
+          | { readonly infrastructureProvisioned?: boolean | null | undefined }
+          | null
+          | undefined;
+        readonly failureReason?: string | null | undefined;
+        readonly failureMessage?: string | null | undefined;
+      }
+    | null
+    | undefined;
+}
+
+/** The inputs of the later Cluster phase rules. */
+export type LaterClusterPhaseFacts = {
+  readonly infrastructureRefSet: boolean;
+  readonly controlPlaneRefSet: boolean;
+  readonly infrastructureReady: boolean;
+  readonly controlPlaneEndpointValid: boolean;
+  readonly failureSet: boolean;
+  readonly deletionRequested: boolean;
+};
+
+/** `ContractVersionedObjectReference.IsDefined()`: any of apiGroup, kind, name non-empty. */
+function isDefinedReference(ref: Reference | null | undefined): boolean {
+  const fields = (ref ?? {}) as Readonly<Record<string, unknown>>;
+  return ['apiGroup', 'kind', 'name'].some((key) => typeof fields[key] === 'string' && fields[key] !== '');
+}
+
+/**
+ * Reads the rule inputs from a Cluster as stored. Readiness and failures come from the
+ * infrastructure and control-plane objects, which this function cannot see.
+ */
+export function laterClusterPhaseFacts(
+  version: LaterVersion,
+  cluster: LaterClusterPhaseSource,
+): LaterClusterPhaseFacts {
+  const spec = cluster.spec ?? {};
+  const status = cluster.status ?? {};
+  const endpoint = spec.controlPlaneEndpoint;
+  const controlPlaneEndpointValid =
+    typeof endpoint?.host === 'string' &&
+    endpoint.host !== '' &&
+    typeof endpoint.port === 'number' &&
+    endpoint.port !== 0;
+  const deletionRequested = isDeletionRequested(cluster.metadata?.deletionTimestamp);
+  if (version === 'v1beta2') {
+    return {
+      infrastructureRefSet: isDefinedReference(spec.infrastructureRef),
+      controlPlaneRefSet: isDefinedReference(spec.controlPlaneRef),
+      infrastructureReady: isTrue(status.initialization?.infrastructureProvisioned),
+      controlPlaneEndpointValid,
+      failureSet: false,
+      deletionRequested,
+    };
+  }
+  return {
+    infrastructureRefSet: isSetPointer(spec.infrastructureRef),
+    controlPlaneRefSet: isSetPointer(spec.controlPlaneRef),
+    infrastructureReady: isTrue(status.infrastructureReady),
+    controlPlaneEndpointValid,
+    failureSet: isSetPointer(status.failureReason) || isSetPointer(status.failureMessage),
+    deletionRequested,
+  };
+}
+
+type Rule = PhaseRule<LaterClusterPhaseFacts, LaterClusterPhase>;
+
+const pending: Rule = {
+  id: 'pending',
+  phase: 'Pending',
+  condition: 'status.phase is empty',
+  holds: (_, previous) => previous === '',
+};
+const provisioningByInfrastructure: Rule = {
+  id: 'provisioning',
+  phase: 'Provisioning',
+  condition: 'spec.infrastructureRef is set',
+  holds: (f) => f.infrastructureRefSet,
+};
+const provisioningByEitherRef: Rule = {
+  id: 'provisioning',
+  phase: 'Provisioning',
+  condition: 'spec.infrastructureRef or spec.controlPlaneRef is set',
+  holds: (f) => f.infrastructureRefSet || f.controlPlaneRefSet,
+};
+const provisioned: Rule = {
+  id: 'provisioned',
+  phase: 'Provisioned',
+  condition: 'status.infrastructureReady and spec.controlPlaneEndpoint has a host and a port',
+  holds: (f) => f.infrastructureReady && f.controlPlaneEndpointValid,
+};
+const failed: Rule = {
+  id: 'failed',
+  phase: 'Failed',
+  condition: 'status.failureReason or status.failureMessage is set',
+  holds: (f) => f.failureSet,
+};
+const deleting: Rule = {
+  id: 'deleting',
+  phase: 'Deleting',
+  condition: 'metadata.deletionTimestamp is set',
+  holds: (f) => f.deletionRequested,
+};
+
+/** The rule table of each version, in upstream order. */
+export const laterClusterPhaseRules: Readonly<Record<LaterVersion, readonly Rule[]>> = {
+  v1alpha3: [pending, provisioningByInfrastructure, provisioned, failed, deleting],
+  v1alpha4: [pending, provisioningByInfrastructure, provisioned, failed, deleting],
+  v1beta1: [pending, provisioningByEitherRef, provisioned, failed, deleting],
+  v1beta2: [
+    pending,
+    provisioningByEitherRef,
+    {
+      ...provisioned,
+      condition:
+        'status.initialization.infrastructureProvisioned and spec.controlPlaneEndpoint has a host and a port',
+    },
+    deleting,
+  ],
+};
+
+export type LaterClusterPhaseDecision = PhaseDecision<LaterClusterPhaseFacts, LaterClusterPhase>;
+
+export function decideLaterClusterPhase(
+  version: LaterVersion,
+  previous: string,
+  facts: LaterClusterPhaseFacts,
+): LaterClusterPhaseDecision {
+  return applyPhaseRules(laterClusterPhaseRules[version], previous, facts);
+}
+
+export function explainLaterClusterPhase(
+  version: LaterVersion,
+  cluster: LaterClusterPhaseSource,
+): LaterClusterPhaseDecision {
+  return decideLaterClusterPhase(
+    version,
+    storedPhase(cluster.status?.phase),
+    laterClusterPhaseFacts(version, cluster),
+  );
+}
+
+/** The `status.phase` the version's Cluster controller writes on its next reconcile. */
+export function laterClusterPhase(
+  version: LaterVersion,
+  cluster: LaterClusterPhaseSource,
+): PhaseValue<LaterClusterPhase> {
+  return explainLaterClusterPhase(version, cluster).phase;
+}
