@@ -12,6 +12,10 @@ const entryPoints: Record<string, string> = {
   '@capi-kit/core': join(source, 'index.ts'),
   '@capi-kit/core/v1alpha1': join(source, 'v1alpha1/index.ts'),
   '@capi-kit/core/v1alpha2': join(source, 'v1alpha2/index.ts'),
+  '@capi-kit/core/v1alpha3': join(source, 'v1alpha3/index.ts'),
+  '@capi-kit/core/v1alpha4': join(source, 'v1alpha4/index.ts'),
+  '@capi-kit/core/v1beta1': join(source, 'v1beta1/index.ts'),
+  '@capi-kit/core/v1beta2': join(source, 'v1beta2/index.ts'),
   '@capi-kit/core/manifest': join(source, 'manifest/index.ts'),
 };
 
