@@ -15,12 +15,20 @@ export function isReservedHolder(identity: string | undefined): boolean {
 /**
  * Checks the identity a client will write as `holderIdentity`.
  *
- * @throws LeaseConfigError when it is empty or reserved.
+ * @throws LeaseConfigError when it is empty, reserved, over 256 characters or holds control characters.
  */
 export function checkHolderIdentity(identity: string): string {
   if (typeof identity !== 'string' || identity.trim() === '') {
     throw new LeaseConfigError(
       'a holder identity is required (a non-empty string unique to this participant)',
+    );
+  }
+  if (
+    identity.length > 256 ||
+    [...identity].some((c) => c.charCodeAt(0) <= 0x1f || c.charCodeAt(0) === 0x7f)
+  ) {
+    throw new LeaseConfigError(
+      `holder identity ${JSON.stringify(identity)} must be at most 256 characters without control characters (it is printed in every status)`,
     );
   }
   if (isReservedHolder(identity)) {

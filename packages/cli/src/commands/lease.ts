@@ -8,6 +8,7 @@ import { oneOf, parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { KubeconfigError, loadKubeConfig } from '../kubeconfig.js';
 
 const actions = ['status', 'acquire', 'renew', 'release', 'hold'] as const;
 type Action = (typeof actions)[number];
@@ -55,9 +56,43 @@ const options = {
 
 function parseDuration(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text))
-    throw new UsageError(`--duration must be a whole number of seconds (got '${text}')`);
-  return Number(text);
+  const seconds = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(seconds >= 1 && seconds <= 3600)) {
+    throw new UsageError(`--duration must be 1..3600 (whole seconds; got ${JSON.stringify(text)})`);
+  }
+  return seconds;
+}
+
+/**
+ * `--duration -5`: parseArgs reads `-5` as a flag and says "ambiguous argument"; the value is
+ * what is wrong, so it is named as such.
+ */
+function checkNegativeDuration(args: readonly string[]): void {
+  const at = args.indexOf('--duration');
+  const value = at === -1 ? undefined : args[at + 1];
+  if (value !== undefined && /^-\d/.test(value)) parseDuration(value);
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Node and namespace names go into the request path: `.`, `..` or a `/` would address another
+ * resource (`lease acquire .` read the Lease collection and PUT a LeaseList to it). Checked
+ * before any request, as the API server checks names: node names are DNS-1123 subdomains,
+ * namespaces DNS-1123 labels.
+ */
+function checkNames(node: string, namespace: string | undefined): void {
+  const subdomain = node.length <= 253 && node.split('.').every((part) => DNS1123_LABEL.test(part));
+  if (!subdomain) {
+    throw new UsageError(
+      `NODE ${JSON.stringify(node)} is not a valid node name (lowercase letters, digits, '-' and '.', at most 253 characters)`,
+    );
+  }
+  if (namespace !== undefined && !(namespace.length <= 63 && DNS1123_LABEL.test(namespace))) {
+    throw new UsageError(
+      `--namespace ${JSON.stringify(namespace)} is not a valid namespace (lowercase letters, digits and '-', at most 63 characters)`,
+    );
+  }
 }
 
 /**
@@ -130,7 +165,28 @@ function onTerminationSignal(): { signal: AbortSignal; done: () => void } {
   };
 }
 
+/**
+ * The kubeconfig as kubectl reads it (kubeconfig.ts: clear errors for a missing, empty,
+ * garbage or directory file, exit 3), or, inside a pod with none, the pod's service account.
+ */
+async function leaseKubeConfig(
+  io: CliIO,
+  KubeConfig: typeof import('@kubernetes/client-node').KubeConfig,
+): Promise<import('@kubernetes/client-node').KubeConfig> {
+  try {
+    return await loadKubeConfig(io);
+  } catch (error) {
+    const inCluster = io.env.KUBERNETES_SERVICE_HOST !== undefined && io.env.KUBECONFIG === undefined;
+    if (!(error instanceof KubeconfigError) || !inCluster || !error.message.startsWith('no kubeconfig'))
+      throw error;
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromCluster();
+    return kubeConfig;
+  }
+}
+
 async function run(args: readonly string[], io: CliIO): Promise<number> {
+  checkNegativeDuration(args);
   const { values, positionals } = parseCommandLine(args, options);
   const [actionText, node, ...extra] = positionals;
   if (actionText === undefined) throw new UsageError(`missing action (one of ${actions.join(', ')})`);
@@ -140,8 +196,10 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   const layout = oneOf('--layout', values.layout, ['kep', 'medik8s'] as const, 'kep');
   const leaseDurationSeconds = parseDuration(values.duration);
   if (action !== 'status' && values.holder === undefined) throw new UsageError(`${action} needs --holder ID`);
+  checkNames(node, values.namespace);
 
   const {
+    checkHolderIdentity,
     LeaseApiError,
     LeaseConfigError,
     NodeLeaseClient,
@@ -152,14 +210,9 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   } = await loadLibraries();
   const location = layout === 'medik8s' ? medik8sLeases(values.namespace) : nodeNamedLeases(values.namespace);
   try {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromDefault();
-    if (kubeConfig.getCurrentCluster() === null) {
-      throw new LeaseApiError(
-        'no current cluster in the kubeconfig (set KUBECONFIG or a current context)',
-        'unreachable',
-      );
-    }
+    // The holder is input too: checked (LeaseConfigError: a usage error) before the kubeconfig.
+    if (values.holder !== undefined) checkHolderIdentity(values.holder);
+    const kubeConfig = await leaseKubeConfig(io, KubeConfig);
     const common: NodeLeaseObserverOptions = {
       kubeConfig,
       location,
@@ -191,6 +244,10 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
         return await hold(client, node, io, values.json ?? false);
     }
   } catch (error) {
+    if (error instanceof KubeconfigError) {
+      io.stderr(`capi-kit lease: ${error.message}\n`);
+      return ExitCode.cluster;
+    }
     if (error instanceof LeaseConfigError) throw new UsageError(error.message);
     if (error instanceof LeaseApiError) {
       io.stderr(`capi-kit lease: ${error.message}\n`);
