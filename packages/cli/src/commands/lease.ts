@@ -9,6 +9,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { KubeconfigError, loadKubeConfig } from '../kubeconfig.js';
+import { printable } from '../text.js';
 
 const actions = ['status', 'acquire', 'renew', 'release', 'hold'] as const;
 type Action = (typeof actions)[number];
@@ -118,7 +119,9 @@ function describe(lease: LeaseInspection): string {
     `node ${lease.node}: lease ${where} is ${lease.foreign ? `${lease.state} (foreign)` : lease.state}`,
   ];
   if (lease.holder !== undefined)
-    lines.push(`  holder:       ${lease.holder}${lease.reserved ? ' (reserved for administrators)' : ''}`);
+    lines.push(
+      `  holder:       ${printable(lease.holder)}${lease.reserved ? ' (reserved for administrators)' : ''}`,
+    );
   if (lease.acquireTime) lines.push(`  acquired:     ${lease.acquireTime.toISOString()}`);
   if (lease.renewTime) lines.push(`  renewed:      ${lease.renewTime.toISOString()}`);
   if (lease.leaseDurationSeconds !== undefined) lines.push(`  duration:     ${lease.leaseDurationSeconds}s`);
@@ -136,14 +139,14 @@ function describe(lease: LeaseInspection): string {
 function refusal(result: AcquireResult & { acquired: false }): string {
   const { lease } = result;
   if (result.because === 'reserved') {
-    return `node ${lease.node} is reserved by an administrator ('${result.holder}'): it is never taken automatically`;
+    return `node ${lease.node} is reserved by an administrator ('${printable(result.holder)}'): it is never taken automatically`;
   }
   if (result.because === 'foreign') {
     return `lease ${lease.namespace}/${lease.leaseName} uses Coordinated Leader Election fields; it is not a maintenance lease and is left alone`;
   }
   const expiry =
     lease.expiresInMs === undefined ? '' : ` (expires in ${seconds(lease.expiresInMs)} unless renewed)`;
-  return `node ${lease.node} is under maintenance by '${result.holder}'${expiry}`;
+  return `node ${lease.node} is under maintenance by '${printable(result.holder)}'${expiry}`;
 }
 
 function json(value: unknown): string {
@@ -284,7 +287,7 @@ async function renew(client: NodeLeaseClient, node: string, io: CliIO, asJson: b
           ? 'the lease uses Coordinated Leader Election fields'
           : result.holder === undefined
             ? 'nobody holds it'
-            : `it is held by '${result.holder}'`;
+            : `it is held by '${printable(result.holder)}'`;
     io.stderr(`capi-kit lease: '${client.holderIdentity}' does not hold the lease of node ${node}: ${why}\n`);
     return ExitCode.input;
   }
@@ -296,7 +299,9 @@ async function release(client: NodeLeaseClient, node: string, io: CliIO, asJson:
   const result = await client.release(node);
   if (asJson) io.stdout(json(result));
   if (!result.released && result.holder !== undefined) {
-    io.stderr(`capi-kit lease: the lease of node ${node} is held by '${result.holder}', not released\n`);
+    io.stderr(
+      `capi-kit lease: the lease of node ${node} is held by '${printable(result.holder)}', not released\n`,
+    );
     return ExitCode.input;
   }
   if (!asJson) {

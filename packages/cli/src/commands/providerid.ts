@@ -9,6 +9,7 @@ import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit providerid parse [ID ...] [--cloud CLOUD] [--json]
        capi-kit providerid match [NODE_ID MACHINE_ID] [--cloud CLOUD] [--json]
@@ -26,7 +27,9 @@ parse   Reads each providerID: its cloud, the cloud's fields and the identity ke
 match   Whether a Node's and a Machine's providerIDs denote the same instance, with the
         reason; the verdict is "same", "different" or "unknown" (the strings cannot tell),
         and match is true only for "same". With no ID arguments, reads
-        NODE_ID<TAB>MACHINE_ID lines from standard input.
+        NODE_ID<TAB>MACHINE_ID lines from standard input. Output is streamed: each
+        line's result is printed as the line is read, so a malformed line is reported
+        (in place, and on stderr) after the results of the lines before it.
         --json: one {"match","verdict","reason","nodeProviderID","machineProviderID"}
         object a line.
 clouds  Lists the clouds, their schemes and titles.
@@ -77,10 +80,10 @@ function parseText(input: string, result: ParseProviderIDResult): string {
     const shown = Object.entries(fields)
       .map(([name, value]) => `${name}=${value}`)
       .join(' ');
-    return `valid    ${cloud}  ${input}\n         ${shown}\n         key ${key}`;
+    return `valid    ${cloud}  ${printable(input)}\n         ${printable(shown)}\n         key ${printable(key)}`;
   }
   const cloud = result.left.cloud ? `${result.left.cloud}  ` : '';
-  return `invalid  ${cloud}${JSON.stringify(input)}\n         ${result.left.message}`;
+  return `invalid  ${cloud}${JSON.stringify(input)}\n         ${printable(result.left.message)}`;
 }
 
 async function runParse(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {
@@ -106,7 +109,7 @@ function matchLine(node: string, machine: string, options: ParseOptions, json: b
     });
   }
   const label = { same: 'match   ', different: 'no match', unknown: 'unknown ' }[result.verdict];
-  return `${label}  ${JSON.stringify(node)}  ${JSON.stringify(machine)}\n          ${result.reason}`;
+  return `${label}  ${JSON.stringify(node)}  ${JSON.stringify(machine)}\n          ${printable(result.reason)}`;
 }
 
 async function runMatch(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {
