@@ -1,10 +1,11 @@
 import type { MigrateError, MigrationOptions, MigrationPlan, Problem, Scope } from '@capi-kit/migrate';
 import { stringify } from 'yaml';
 import { oneOf, parseCommandLine } from '../args.js';
+import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { KubeconfigError, loadKubeConfig } from '../kubeconfig.js';
+import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit migrate plan|apply|verify|prune [-n NS | -A] [--to APIVERSION] [--dry-run] [--confirm] [-o text|json|yaml]
 
@@ -37,12 +38,6 @@ Exit codes: 0 done, 1 refused or verification failed, 2 usage (prune without --c
 const ACTIONS = ['plan', 'apply', 'verify', 'prune'] as const;
 type Action = (typeof ACTIONS)[number];
 type Format = 'text' | 'json' | 'yaml';
-
-/** Control characters from the cluster never reach the terminal raw. */
-function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping them is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1));
-}
 
 function problemLines(problems: readonly Problem[]): string {
   return problems.map((p) => `  ${printable(p.object)}: ${printable(p.message)}\n`).join('');
@@ -151,14 +146,8 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     throw new UsageError(`--to must be a cluster.x-k8s.io version from v1alpha2 to v1beta2 (got '${to}')`);
   }
 
-  let kubeConfig: Awaited<ReturnType<typeof loadKubeConfig>>;
-  try {
-    kubeConfig = await loadKubeConfig(io, values.kubeconfig);
-  } catch (error) {
-    if (!(error instanceof KubeconfigError)) throw error;
-    io.stderr(`capi-kit migrate: ${printable(error.message)}\n`);
-    return ExitCode.cluster;
-  }
+  const kubeConfig = await loadKubeConfigOrReport(io, 'migrate', values.kubeconfig);
+  if (typeof kubeConfig === 'number') return kubeConfig;
   const scope: Scope = values['all-namespaces']
     ? { allNamespaces: true }
     : {
