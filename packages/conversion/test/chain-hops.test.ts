@@ -1,0 +1,427 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { describe, expect, it } from 'vitest';
+import {
+  type ChainOptions,
+  type ChainVersion,
+  CONVERSION_DATA_ANNOTATION,
+  convertTo,
+  durationToSeconds,
+  secondsToDuration,
+  V1ALPHA2,
+  V1ALPHA3,
+  V1ALPHA4,
+  V1BETA1,
+  V1BETA2,
+} from '../src/index.js';
+
+type Obj = Record<string, unknown>;
+
+function convert(object: Obj, to: ChainVersion, options: ChainOptions = {}) {
+  const result = convertTo(object, to, options);
+  if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+  return result.right;
+}
+
+/** The object without our stash annotation (and without annotations left empty by it). */
+function plain(object: Obj): Obj {
+  const copy = structuredClone(object) as { metadata?: { annotations?: Obj } };
+  if (copy.metadata?.annotations !== undefined) {
+    delete copy.metadata.annotations[CONVERSION_DATA_ANNOTATION];
+    if (Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;
+  }
+  return copy as Obj;
+}
+
+const m = (name = 'm') => ({ name, namespace: 'ns' });
+
+// One row per hop and kind: the older object, the newer one the table makes of it.
+const table: readonly { hop: string; from: Obj; to: Obj }[] = [
+  {
+    hop: 'v1alpha2 → v1alpha3 Cluster',
+    from: {
+      apiVersion: V1ALPHA2,
+      kind: 'Cluster',
+      metadata: m('c'),
+      status: {
+        apiEndpoints: [{ host: 'h', port: 6443 }],
+        errorReason: 'R',
+        errorMessage: 'M',
+        phase: 'provisioned',
+      },
+    },
+    to: {
+      apiVersion: V1ALPHA3,
+      kind: 'Cluster',
+      metadata: m('c'),
+      spec: { controlPlaneEndpoint: { host: 'h', port: 6443 } },
+      status: { failureReason: 'R', failureMessage: 'M', phase: 'Provisioned' },
+    },
+  },
+  {
+    hop: 'v1alpha2 → v1alpha3 Machine',
+    from: {
+      apiVersion: V1ALPHA2,
+      kind: 'Machine',
+      metadata: {
+        ...m(),
+        labels: { 'cluster.x-k8s.io/cluster-name': 'c1' },
+        annotations: { 'machine.cluster.x-k8s.io.io/exclude-node-draining': '' },
+      },
+      spec: { metadata: { labels: { a: 'b' } }, bootstrap: { data: 'eA==' } },
+    },
+    to: {
+      apiVersion: V1ALPHA3,
+      kind: 'Machine',
+      metadata: {
+        ...m(),
+        labels: { 'cluster.x-k8s.io/cluster-name': 'c1' },
+        annotations: { 'machine.cluster.x-k8s.io/exclude-node-draining': '' },
+      },
+      spec: { clusterName: 'c1', bootstrap: { data: 'eA==' } },
+    },
+  },
+  {
+    hop: 'v1alpha3 → v1alpha4 Cluster',
+    from: {
+      apiVersion: V1ALPHA3,
+      kind: 'Cluster',
+      metadata: m('c'),
+      status: { controlPlaneInitialized: true },
+    },
+    to: {
+      apiVersion: V1ALPHA4,
+      kind: 'Cluster',
+      metadata: m('c'),
+      status: { conditions: [{ type: 'ControlPlaneInitialized', status: 'True' }] },
+    },
+  },
+  {
+    hop: 'v1alpha3 → v1alpha4 MachineSet',
+    from: {
+      apiVersion: V1ALPHA3,
+      kind: 'MachineSet',
+      metadata: m('s'),
+      spec: {
+        clusterName: 'c1',
+        template: {
+          metadata: { name: 't', labels: { a: 'b' } },
+          spec: { clusterName: 'c1', bootstrap: { data: 'eA==' } },
+        },
+      },
+    },
+    to: {
+      apiVersion: V1ALPHA4,
+      kind: 'MachineSet',
+      metadata: m('s'),
+      spec: {
+        clusterName: 'c1',
+        template: { metadata: { labels: { a: 'b' } }, spec: { clusterName: 'c1' } },
+      },
+    },
+  },
+  {
+    hop: 'v1alpha4 → v1beta1 Machine',
+    from: {
+      apiVersion: V1ALPHA4,
+      kind: 'Machine',
+      metadata: m(),
+      spec: { clusterName: 'c1' },
+      status: { version: 'v1.21.1' },
+    },
+    to: { apiVersion: V1BETA1, kind: 'Machine', metadata: m(), spec: { clusterName: 'c1' } },
+  },
+  {
+    hop: 'v1beta1 → v1beta2 Cluster',
+    from: {
+      apiVersion: V1BETA1,
+      kind: 'Cluster',
+      metadata: m('c'),
+      spec: {
+        paused: true,
+        infrastructureRef: {
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+          kind: 'DockerCluster',
+          name: 'c',
+          namespace: 'ns',
+        },
+        topology: { class: 'quick-start', classNamespace: 'ns', version: 'v1.31.0' },
+      },
+      status: {
+        infrastructureReady: true,
+        controlPlaneReady: false,
+        failureDomains: { b: { controlPlane: true }, a: { attributes: { x: 'y' } } },
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }],
+        v1beta2: {
+          conditions: [
+            {
+              type: 'Available',
+              status: 'True',
+              reason: 'R',
+              message: '',
+              lastTransitionTime: '2024-01-01T00:00:00Z',
+            },
+          ],
+        },
+      },
+    },
+    to: {
+      apiVersion: V1BETA2,
+      kind: 'Cluster',
+      metadata: m('c'),
+      spec: {
+        paused: true,
+        infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DockerCluster', name: 'c' },
+        topology: { classRef: { name: 'quick-start', namespace: 'ns' }, version: 'v1.31.0' },
+      },
+      status: {
+        initialization: { infrastructureProvisioned: true, controlPlaneInitialized: false },
+        failureDomains: [
+          { name: 'a', attributes: { x: 'y' } },
+          { name: 'b', controlPlane: true },
+        ],
+        deprecated: {
+          v1beta1: {
+            conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }],
+          },
+        },
+        conditions: [
+          {
+            type: 'Available',
+            status: 'True',
+            reason: 'R',
+            message: '',
+            lastTransitionTime: '2024-01-01T00:00:00Z',
+          },
+        ],
+      },
+    },
+  },
+  {
+    hop: 'v1beta1 → v1beta2 MachineDeployment',
+    from: {
+      apiVersion: V1BETA1,
+      kind: 'MachineDeployment',
+      metadata: m('d'),
+      spec: {
+        clusterName: 'c1',
+        minReadySeconds: 7,
+        revisionHistoryLimit: 1,
+        rolloutAfter: '2024-01-01T00:00:00Z',
+        strategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: { maxSurge: 1, deletePolicy: 'Oldest' },
+          remediation: { maxInFlight: 2 },
+        },
+        template: { spec: { clusterName: 'c1', nodeDrainTimeout: '2m', bootstrap: { dataSecretName: 's' } } },
+      },
+      status: {
+        replicas: 3,
+        readyReplicas: 2,
+        updatedReplicas: 3,
+        v1beta2: { readyReplicas: 1, upToDateReplicas: 3 },
+      },
+    },
+    to: {
+      apiVersion: V1BETA2,
+      kind: 'MachineDeployment',
+      metadata: m('d'),
+      spec: {
+        clusterName: 'c1',
+        rollout: {
+          after: '2024-01-01T00:00:00Z',
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } },
+        },
+        deletion: { order: 'Oldest' },
+        remediation: { maxInFlight: 2 },
+        template: {
+          spec: {
+            clusterName: 'c1',
+            minReadySeconds: 7,
+            deletion: { nodeDrainTimeoutSeconds: 120 },
+            bootstrap: { dataSecretName: 's' },
+          },
+        },
+      },
+      status: {
+        replicas: 3,
+        readyReplicas: 1,
+        upToDateReplicas: 3,
+        deprecated: { v1beta1: { readyReplicas: 2, updatedReplicas: 3 } },
+      },
+    },
+  },
+  {
+    hop: 'v1beta1 → v1beta2 MachineHealthCheck',
+    from: {
+      apiVersion: V1BETA1,
+      kind: 'MachineHealthCheck',
+      metadata: m('h'),
+      spec: {
+        clusterName: 'c1',
+        maxUnhealthy: '40%',
+        unhealthyRange: '[1-3]',
+        nodeStartupTimeout: '10m',
+        unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '300s' }],
+        remediationTemplate: {
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+          kind: 'T',
+          name: 't',
+          namespace: 'ns',
+        },
+      },
+    },
+    to: {
+      apiVersion: V1BETA2,
+      kind: 'MachineHealthCheck',
+      metadata: m('h'),
+      spec: {
+        clusterName: 'c1',
+        checks: {
+          nodeStartupTimeoutSeconds: 600,
+          unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 300 }],
+        },
+        remediation: {
+          triggerIf: { unhealthyLessThanOrEqualTo: '40%', unhealthyInRange: '[1-3]' },
+          templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'T', name: 't' },
+        },
+      },
+    },
+  },
+];
+
+describe('each hop moves what its table says, and comes back exactly', () => {
+  it.each(table)('$hop', ({ from, to }) => {
+    const up = convert(from, to.apiVersion as ChainVersion);
+    expect(plain(up.object)).toStrictEqual(to);
+    expect(convert(up.object, from.apiVersion as ChainVersion).object).toStrictEqual(from);
+  });
+});
+
+describe('v1beta2 → v1beta1 references', () => {
+  const v1beta2: Obj = {
+    apiVersion: V1BETA2,
+    kind: 'Machine',
+    metadata: m(),
+    spec: {
+      clusterName: 'c1',
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DockerMachine', name: 'm' },
+    },
+  };
+  it('without a stash or a lookup: kept without an apiVersion, with a warning', () => {
+    const down = convert(v1beta2, V1BETA1);
+    expect((down.object.spec as Obj).infrastructureRef).toEqual({
+      kind: 'DockerMachine',
+      name: 'm',
+      namespace: 'ns',
+    });
+    expect(down.reports[0]!.warnings.join('\n')).toMatch(
+      /spec\.infrastructureRef: no apiVersion for infrastructure\.cluster\.x-k8s\.io DockerMachine/,
+    );
+  });
+  it('with a lookup (from CRD contract labels): its apiVersion', () => {
+    const down = convert(v1beta2, V1BETA1, {
+      referenceApiVersion: (group, kind) => (kind === 'DockerMachine' ? `${group}/v1beta2` : undefined),
+    });
+    expect((down.object.spec as Obj).infrastructureRef).toEqual({
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'DockerMachine',
+      name: 'm',
+      namespace: 'ns',
+    });
+    expect(down.reports[0]!.warnings).toEqual([]);
+  });
+});
+
+describe('stash rules hold on every hop', () => {
+  const stashOn = (object: Obj, restores: string, patch: unknown[]): Obj => ({
+    ...object,
+    metadata: {
+      ...(object.metadata as Obj),
+      annotations: { [CONVERSION_DATA_ANNOTATION]: JSON.stringify({ restores, patch }) },
+    },
+  });
+  const v1alpha4Machine: Obj = {
+    apiVersion: V1ALPHA4,
+    kind: 'Machine',
+    metadata: m(),
+    spec: { clusterName: 'c1' },
+  };
+
+  it('restores v1alpha3 bootstrap.data after a v1alpha4 hop (v1alpha4 cannot hold it)', () => {
+    const object = stashOn(v1alpha4Machine, V1ALPHA3, [{ p: ['spec', 'bootstrap'], v: { data: 'eA==' } }]);
+    expect((convert(object, V1ALPHA3).object.spec as Obj).bootstrap).toEqual({ data: 'eA==' });
+  });
+
+  it.each([
+    ['renames the object', V1ALPHA3, [{ p: ['metadata', 'name'], v: 'evil' }], 'metadata.name'],
+    [
+      'moves it to another namespace',
+      V1ALPHA3,
+      [{ p: ['metadata', 'namespace'], v: 'kube-system' }],
+      'metadata.namespace',
+    ],
+    ['changes its kind', V1ALPHA3, [{ p: ['kind'], v: 'ClusterRoleBinding' }], 'kind'],
+    [
+      'sets a field the hop neither moves nor drops',
+      V1ALPHA3,
+      [{ p: ['spec', 'clusterName'], v: 'other' }],
+      'spec.clusterName',
+    ],
+    [
+      'points a reference into another namespace',
+      V1ALPHA3,
+      [{ p: ['spec', 'infrastructureRef'], v: { kind: 'K', name: 'n', namespace: 'other' } }],
+      'spec.infrastructureRef',
+    ],
+  ])('refuses a stash that %s', (_what, restores, patch, path) => {
+    const result = convertTo(stashOn(v1alpha4Machine, restores, patch), V1ALPHA3);
+    expect(E.isLeft(result) && result.left.path).toContain(path);
+  });
+
+  it('refuses injecting bootstrap.data where the source version holds it natively (v1alpha3 → v1alpha2)', () => {
+    const v1alpha3: Obj = {
+      apiVersion: V1ALPHA3,
+      kind: 'Machine',
+      metadata: m(),
+      spec: { clusterName: 'c1' },
+    };
+    const result = convertTo(
+      stashOn(v1alpha3, V1ALPHA2, [{ p: ['spec', 'bootstrap'], v: { data: 'evil' } }]),
+      V1ALPHA2,
+    );
+    expect(E.isLeft(result)).toBe(true);
+    if (E.isLeft(result)) expect(result.left.code).toMatch(/stash-/);
+  });
+
+  it('a stash meant for another hop stays buried, untouched, and comes back on the way home', () => {
+    const object = stashOn(v1alpha4Machine, V1ALPHA3, [{ p: ['spec', 'bootstrap'], v: { data: 'eA==' } }]);
+    const hub = convert(object, V1BETA2).object;
+    expect(
+      JSON.parse(((hub.metadata as Obj).annotations as Obj)[CONVERSION_DATA_ANNOTATION] as string),
+    ).toMatchObject({
+      restores: V1ALPHA3,
+    });
+    expect(convert(hub, V1ALPHA4).object).toStrictEqual(object);
+  });
+});
+
+describe('durations', () => {
+  it.each([
+    ['90s', 90],
+    ['1m30.5s', 90],
+    ['1h2m3s', 3723],
+    ['500ms', 0],
+    ['-5s', -5],
+    ['1.5h', 5400],
+    ['99999999h', 2 ** 31 - 1],
+  ])('%s is %i whole seconds', (text, seconds) => expect(durationToSeconds(text)).toBe(seconds));
+  it.each(['', 'abc', '5', '1x', '1h 2m'])('%j is not a duration', (text) =>
+    expect(durationToSeconds(text)).toBeUndefined(),
+  );
+  it.each([
+    [0, '0s'],
+    [45, '45s'],
+    [90, '1m30s'],
+    [7200, '2h0m0s'],
+  ])('%i seconds print as Go does: %s', (s, text) => expect(secondsToDuration(s)).toBe(text));
+});
