@@ -140,6 +140,28 @@ spec:
     expect(report.documents[0].objects[0]).toMatchObject({ kind: 'MachineClass', action: 'removed' });
   });
 
+  it('writes the report as text to a file whose name does not end in .json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capi-kit-convert-'));
+    const file = join(dir, 'report.txt');
+    const { code, stdout } = await convert(machine, '-f', '-', '--report', file);
+    expect(code).toBe(ExitCode.ok);
+    expect(stdout).toContain('kind: AWSMachine');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(
+      'document 1: Machine shop/web-0: converted (cluster.k8s.io/v1alpha1 -> cluster.x-k8s.io/v1alpha2)',
+    );
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it('a report that cannot be written: exit 1, the reason, and no manifest on stdout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capi-kit-convert-'));
+    const file = join(dir, 'no-such-dir', 'report.json');
+    const { code, stdout, stderr } = await convert(machine, '-f', '-', '--report', file);
+    expect(code).toBe(ExitCode.input);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`capi-kit convert: cannot write report ${file}: ENOENT; nothing written\n`);
+  });
+
   it('--report - writes the report on stderr', async () => {
     const { code, stderr } = await convert(machine, '-f', '-', '--report', '-');
     expect(code).toBe(ExitCode.ok);

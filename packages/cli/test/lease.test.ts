@@ -1,6 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { runMain } from './helpers/capture-io.js';
+import { runCli } from './helpers/run-cli.js';
 
 // Command-line handling of `capi-kit lease`, in process. Everything here is refused before
 // any request is made; what the server decides is tested end to end in
@@ -37,5 +41,34 @@ describe('capi-kit lease command line', () => {
     expect(result.code).toBe(ExitCode.usage);
     expect(result.stderr).toContain(message);
     expect(result.stdout).toBe('');
+  });
+});
+
+describe('capi-kit lease without a cluster to talk to', () => {
+  it('exits 3 naming the problem when the kubeconfig has no current cluster', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capi-kit-lease-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    // A cluster and a user, but no current-context: nothing says which to use.
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+        users: [{ name: 'u', user: { token: 't' } }],
+        contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+      }),
+    );
+    for (const args of [
+      ['status', 'n1'],
+      ['acquire', 'n1', '--holder', 'a'],
+    ]) {
+      const result = runCli(['lease', ...args], { env: { KUBECONFIG: kubeconfig } });
+      expect(result.code).toBe(ExitCode.cluster);
+      expect(result.stderr).toContain(
+        'no current cluster in the kubeconfig (set KUBECONFIG or a current context)',
+      );
+      expect(result.stdout).toBe('');
+    }
   });
 });

@@ -137,4 +137,16 @@ describe('capi-kit providerid clouds', () => {
     );
     expect(clouds.length).toBeGreaterThan(25);
   });
+
+  it('lists them as aligned text: cloud, schemes, title', async () => {
+    const r = await run(['clouds']);
+    expect(r.code).toBe(ExitCode.ok);
+    expect(r.lines).toContain(
+      `${'generic'.padEnd(14)} ${'(any other)'.padEnd(34)} Any other cloud (Cluster API generic grammar)`,
+    );
+    expect(r.lines.find((l) => l.startsWith('aws '))).toBe(
+      `${'aws'.padEnd(14)} ${'aws'.padEnd(34)} AWS EC2 / EKS Fargate`,
+    );
+    expect((await run(['clouds', '--json'])).lines).toHaveLength(r.lines.length);
+  });
 });

@@ -172,14 +172,19 @@ console.log(
 );
 console.log('| task | mean per batch | median per batch | objects/s | × JSON round trip |');
 console.log('| --- | --- | --- | --- | --- |');
+// A task without a result (it threw, or never ran) stops the run with its name: a table of
+// NaN would read as a measurement.
 const rows = bench.tasks.map((t) => {
   const mean = meanMs(bench, t.name);
-  const median = 'latency' in t.result ? t.result.latency.p50 : Number.NaN;
+  const median = 'latency' in t.result ? t.result.latency.p50 : undefined;
+  if (median === undefined || !Number.isFinite(median))
+    throw new Error(`benchmark: task ${t.name} has no median`);
   return { name: t.name, mean, median };
 });
 for (const row of rows) {
   const kind = row.name.split(' ')[0];
-  const baseline = rows.find((r) => r.name.startsWith(`${kind} JSON`))!;
+  const baseline = rows.find((r) => r.name.startsWith(`${kind} JSON`));
+  if (baseline === undefined) throw new Error(`benchmark: no JSON round-trip baseline for ${kind}`);
   console.log(
     `| ${row.name} | ${row.mean.toFixed(1)} ms | ${row.median.toFixed(1)} ms | ${Math.round((count / row.mean) * 1000).toLocaleString('en-US')} | ${(row.mean / baseline.mean).toFixed(1)} |`,
   );

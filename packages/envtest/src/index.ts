@@ -18,6 +18,7 @@ export {
 export { type CrdConversion, convertV1beta1Crd, isCrd, isV1beta1Crd, makeStructural } from './crd-v1beta1.js';
 export { type CrdInput, type InstalledCrd, installCRDs, loadCrds } from './crds.js';
 export { probeDocker } from './docker.js';
+export { waitForAccess } from './rbac.js';
 export { restRequest } from './rest.js';
 export {
   type ConvertObject,

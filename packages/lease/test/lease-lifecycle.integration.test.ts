@@ -2,6 +2,7 @@ import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { LeaseConfigError, medik8sLeases, NodeLeaseClient, NodeLeaseObserver } from '../src/index.js';
+import { LeaseApi } from '../src/lease-api.js';
 import { fastTiming, leaseClient, nodeName } from './helpers/clients.js';
 
 const env = useControlPlane();
@@ -194,5 +195,50 @@ describe.skipIf(noControlPlane())('layout options', () => {
     } finally {
       await core.deleteNode({ name: node });
     }
+  });
+});
+
+describe.skipIf(noControlPlane())('deleting with preconditions (releaseBy: delete)', () => {
+  it('a delete whose resourceVersion or UID no longer matches is refused (409) and deletes nothing', async () => {
+    const api = new LeaseApi(env.kubeConfig, 30_000);
+    const name = nodeName('precondition');
+    const created = await leases().createNamespacedLease({
+      namespace: env.namespace,
+      body: { metadata: { name }, spec: { holderIdentity: 'alice', leaseDurationSeconds: 30 } },
+    });
+    // Someone writes in between: the copy we hold is stale.
+    const updated = await leases().replaceNamespacedLease({
+      name,
+      namespace: env.namespace,
+      body: { ...created, spec: { ...created.spec, holderIdentity: 'bob' } },
+    });
+    expect(await api.delete(env.namespace, created)).toBe(false);
+    expect(
+      (await leases().readNamespacedLease({ name, namespace: env.namespace })).spec?.holderIdentity,
+    ).toBe('bob');
+
+    // Deleted and created again under the same name: same name, another UID.
+    await leases().deleteNamespacedLease({ name, namespace: env.namespace });
+    const again = await leases().createNamespacedLease({
+      namespace: env.namespace,
+      body: { metadata: { name }, spec: { holderIdentity: 'carol' } },
+    });
+    expect(
+      await api.delete(env.namespace, {
+        ...again,
+        metadata: { ...again.metadata, uid: updated.metadata?.uid },
+      }),
+    ).toBe(false);
+    expect(await api.delete(env.namespace, again)).toBe(true);
+    // Already gone (404) counts as deleted.
+    expect(await api.delete(env.namespace, again)).toBe(true);
+  });
+
+  it('release() with releaseBy: delete deletes only its own, current lease', async () => {
+    const node = nodeName('release-delete');
+    const alice = leaseClient(env.kubeConfig, env.namespace, 'alice', { releaseBy: 'delete' });
+    expect(await alice.tryAcquire(node)).toMatchObject({ acquired: true });
+    expect(await alice.release(node)).toEqual({ released: true });
+    expect((await alice.inspect(node)).state).toBe('absent');
   });
 });

@@ -1,3 +1,4 @@
+import { waitForAccess } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,15 @@ describe.skipIf(noControlPlane('client-certificates'))('RBAC', () => {
         subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'maintainer' }],
       },
     });
+    // RBAC changes reach the authorizer through an informer, not at once.
+    expect(
+      await waitForAccess(env.kubeConfig, 'maintainer', {
+        namespace: env.namespace,
+        group: 'coordination.k8s.io',
+        resource: 'leases',
+        verb: 'update',
+      }),
+    ).toBe(true);
   });
 
   it('a user without rights on Leases gets a clear 403', async () => {

@@ -9,11 +9,19 @@ import { formatProviderID, parseProviderID, sameInstance } from '../src/index.js
 import { vectors } from './vectors.js';
 
 describe('providerID vectors: parse', () => {
-  it('has every vector of the shared set', () => {
-    expect(vectors.parse).toHaveLength(vectors.counts.parse);
-    expect(vectors.match).toHaveLength(vectors.counts.match);
-    expect(vectors.normalize).toHaveLength(vectors.counts.normalize);
-    expect(vectors.format).toHaveLength(vectors.counts.format);
+  it('has every vector of the shared set, each with its own id', () => {
+    // The shared set's sizes, written here rather than read from the fixture's own
+    // `counts`, so a fixture that lost or duplicated vectors fails.
+    expect({
+      parse: vectors.parse.length,
+      match: vectors.match.length,
+      normalize: vectors.normalize.length,
+      format: vectors.format.length,
+    }).toEqual({ parse: 57, match: 11, normalize: 7, format: 14 });
+    const ids = [...vectors.parse, ...vectors.match, ...vectors.normalize, ...vectors.format].map(
+      (v) => v.id,
+    );
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
   // The vector names the cloud whose parser defines the expectation, so parse with it.

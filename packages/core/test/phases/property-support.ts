@@ -1,3 +1,2 @@
-/** The public API plus the one internal helper the properties need to classify generated timestamps. */
+/** The public API of the phases, as the properties use it. */
 export * from '../../src/phases/index.js';
-export { isDeletionRequested as isDeletionRequestedForTest } from '../../src/phases/inputs.js';

@@ -86,6 +86,8 @@ export interface KindOracle {
   readonly crdClosed: ValidateFunction;
   readonly reference: ValidateFunction;
   readonly referenceClosed: ValidateFunction;
+  /** The schema `reference` compiles: the CRD with the refinements applied. */
+  readonly referenceSchema: JsonSchema;
   readonly refinements: readonly Refinement[];
 }
 
@@ -456,6 +458,7 @@ export function buildOracles(ajv: Ajv = newAjv(), crds: LoadedCrd[] = loadCrds()
       crdClosed: compile(ajv, crd.schema, !crd.preservesUnknownFields),
       reference: compile(ajv, reference, false),
       referenceClosed: compile(ajv, reference, true),
+      referenceSchema: reference,
       refinements: [...objectRefinements, ...unknown],
     };
     // A List: Kubernetes' List wrapper around the kind's schema. Items may omit apiVersion/kind.
@@ -477,6 +480,7 @@ export function buildOracles(ajv: Ajv = newAjv(), crds: LoadedCrd[] = loadCrds()
       crdClosed: compile(ajv, listSchema(crd.schema), !crd.preservesUnknownFields),
       reference: compile(ajv, listReference, false),
       referenceClosed: compile(ajv, listReference, true),
+      referenceSchema: listReference,
       refinements: [
         ...typeMeta(crd.apiVersion, listKind, true),
         { path: 'items', rule: 'go-null', apply: allowNull },
@@ -497,11 +501,34 @@ export function schemaPath(path: readonly (string | number)[]): string {
 }
 
 /**
+ * Whether `path` goes through a field that `schema` does not declare: a key that is not
+ * among its object's `properties` (and not a key of a map, `additionalProperties`).
+ */
+export function isUndeclaredPath(schema: JsonSchema, path: readonly (string | number)[]): boolean {
+  let node: JsonSchema | undefined = schema;
+  for (const key of path) {
+    if (node === undefined) return true;
+    if (typeof key === 'number') {
+      node = node.items as JsonSchema | undefined;
+      continue;
+    }
+    const properties = node.properties as Record<string, JsonSchema> | undefined;
+    const additional = node.additionalProperties;
+    if (properties !== undefined && Object.hasOwn(properties, key)) node = properties[key];
+    else if (typeof additional === 'object' && additional !== null) node = additional as JsonSchema;
+    else return true;
+  }
+  return false;
+}
+
+/**
  * The refinements that explain a different verdict at `path`, most specific first.
  * `go-null`, `int-range` and `type-meta` change one field's own type, so they cover only
  * their exact path; `embedded-type` covers the whole embedded object; `strict-unknown`
- * covers the whole object. (The root `type-meta` refinement only makes apiVersion and kind
- * required, which their own refinements cover.)
+ * covers a path through a field the (refined) schema does not declare, and nothing else:
+ * a strict-mode disagreement about a declared field is a bug, not a divergence. (The root
+ * `type-meta` refinement only makes apiVersion and kind required, which their own
+ * refinements cover.)
  */
 export function refinementsCovering(oracle: KindOracle, path: readonly (string | number)[]): Refinement[] {
   const target = schemaPath(path);
@@ -509,7 +536,7 @@ export function refinementsCovering(oracle: KindOracle, path: readonly (string |
     target === r.path || target.startsWith(`${r.path}.`) || target.startsWith(`${r.path}[`);
   return oracle.refinements
     .filter((r) => {
-      if (r.rule === 'strict-unknown') return true;
+      if (r.rule === 'strict-unknown') return isUndeclaredPath(oracle.referenceSchema, path);
       if (r.path === '') return false;
       return r.rule === 'embedded-type' || r.rule === 'pruned-unknown' ? under(r) : target === r.path;
     })
