@@ -48,6 +48,55 @@ function joinPath(prefix: string, path: string): string {
   return prefix === '' ? path : `${prefix}.${path}`;
 }
 
+/** A row as one direction and root prefix read it, with its paths parsed once. */
+interface PreparedRow {
+  readonly move: FieldMove;
+  readonly fromLabel: string;
+  readonly toLabel: string | undefined;
+  readonly fromPath: readonly string[] | undefined;
+  readonly fromParent: readonly string[] | undefined;
+  readonly toPath: readonly string[] | undefined;
+  readonly toParent: readonly string[] | undefined;
+  readonly inPlace: boolean;
+  readonly transform: FieldMove['up'];
+  readonly always: boolean;
+}
+
+// Tables are module constants, so their prepared rows live as long as they do.
+const preparedTables = new WeakMap<readonly FieldMove[], Map<string, readonly PreparedRow[]>>();
+
+function prepare(moves: readonly FieldMove[], direction: Direction, prefix: string): readonly PreparedRow[] {
+  let byRoot = preparedTables.get(moves);
+  if (byRoot === undefined) {
+    byRoot = new Map();
+    preparedTables.set(moves, byRoot);
+  }
+  const cacheKey = `${direction}|${prefix}`;
+  let rows = byRoot.get(cacheKey);
+  if (rows === undefined) {
+    rows = moves.map((move): PreparedRow => {
+      const from = direction === 'up' ? move.v1alpha1 : move.v1alpha2;
+      const to = direction === 'up' ? move.v1alpha2 : move.v1alpha1;
+      const fromPath = from === undefined ? undefined : dotted(joinPath(prefix, from));
+      const toPath = to === undefined ? undefined : dotted(joinPath(prefix, to));
+      return {
+        move,
+        fromLabel: from === undefined ? '(derived)' : joinPath(prefix, from),
+        toLabel: to === undefined ? undefined : joinPath(prefix, to),
+        fromPath,
+        fromParent: fromPath?.slice(0, -1),
+        toPath,
+        toParent: toPath?.slice(0, -1),
+        inPlace: from !== undefined && from === to,
+        transform: direction === 'up' ? move.up : move.down,
+        always: move.evenIfAbsent === direction,
+      };
+    });
+    byRoot.set(cacheKey, rows);
+  }
+  return rows;
+}
+
 /**
  * Applies a move table, in place, to `out` at `prefix` (`''` for the object itself,
  * `spec.template` for a MachineSet's machine template). `source` is the unmoved object the
@@ -65,33 +114,26 @@ export function applyMoves(
 ): void {
   const root = prefix === '' ? source : getPath(source, dotted(prefix));
   if (!isObject(root)) return;
-  for (const move of moves) {
-    const from = direction === 'up' ? move.v1alpha1 : move.v1alpha2;
-    const to = direction === 'up' ? move.v1alpha2 : move.v1alpha1;
-    const transform = direction === 'up' ? move.up : move.down;
-    const always = move.evenIfAbsent === direction;
+  for (const row of prepare(moves, direction, prefix)) {
     // Rows run in order, each on the result of the ones before it, so rows can chain.
-    const value =
-      from === undefined ? undefined : (getPath(out, dotted(joinPath(prefix, from))) as Json | undefined);
-    if (value === undefined && !always) continue;
-    const fromLabel = from === undefined ? '(derived)' : joinPath(prefix, from);
-    const moved = to === undefined ? undefined : transform === undefined ? value : transform(value, root);
+    const value = row.fromPath === undefined ? undefined : (getPath(out, row.fromPath) as Json | undefined);
+    if (value === undefined && !row.always) continue;
+    const moved =
+      row.toPath === undefined ? undefined : row.transform === undefined ? value : row.transform(value, root);
     // A row that rewrites a field in place keeps the key where it was (stable output order).
-    if (from !== undefined && value !== undefined && !(from === to && moved !== undefined)) {
-      const fromPath = dotted(joinPath(prefix, from));
-      if (owned !== undefined) ownPath(out, fromPath.slice(0, -1), owned);
-      deletePath(out, fromPath);
+    if (row.fromPath !== undefined && value !== undefined && !(row.inPlace && moved !== undefined)) {
+      if (owned !== undefined) ownPath(out, row.fromParent!, owned);
+      deletePath(out, row.fromPath);
     }
-    if (to === undefined || moved === undefined) {
-      if (value !== undefined) applied.push({ from: fromLabel, note: move.note });
+    if (row.toPath === undefined || moved === undefined) {
+      if (value !== undefined) applied.push({ from: row.fromLabel, note: row.move.note });
       continue;
     }
-    const toPath = dotted(joinPath(prefix, to));
-    if (owned !== undefined) ownPath(out, toPath.slice(0, -1), owned);
-    setPath(out, toPath, moved);
+    if (owned !== undefined) ownPath(out, row.toParent!, owned);
+    setPath(out, row.toPath, moved);
     // Rows that rewrite a field in place are reported only when they changed something.
-    if (from !== to || !deepEqual(value, moved)) {
-      applied.push({ from: fromLabel, to: joinPath(prefix, to), note: move.note });
+    if (!row.inPlace || !deepEqual(value, moved)) {
+      applied.push({ from: row.fromLabel, to: row.toLabel!, note: row.move.note });
     }
   }
 }

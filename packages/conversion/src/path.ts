@@ -152,7 +152,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 export function isPrefix(prefix: Path, path: Path): boolean {
   if (prefix.length > path.length) return false;
-  return prefix.every((part, i) => part === path[i]);
+  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== path[i]) return false;
+  return true;
 }
 
 /**
