@@ -9,12 +9,21 @@ export type ManifestFormat = 'yaml' | 'json';
  * `yaml` package writes the string "<<" plain. This tag, tried first, writes it quoted, so it
  * reads back as the string.
  */
+/**
+ * Strings the `yaml` package's YAML 1.1 writer would leave plain although some reader takes
+ * them for something else: `0o17` (an integer in YAML 1.2), `1:20` (base 60 in YAML 1.1),
+ * `2019-01-01` (a timestamp in YAML 1.1), `=` (the YAML 1.1 value key). The strings YAML 1.1
+ * itself reads as numbers, booleans or null (`0x1F`, `1e3`, `yes`, `on`, `~`) it already quotes.
+ */
+const AMBIGUOUS_PLAIN =
+  /^(?:<<|=|0o[0-7_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{2}:\d{2}(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d{1,2}(?::\d{2})?))?)?)$/;
+
 const quotedMergeKeyString: ScalarTag = {
-  identify: (value) => value === '<<',
+  identify: (value) => typeof value === 'string' && AMBIGUOUS_PLAIN.test(value),
   default: true,
   tag: 'tag:yaml.org,2002:str',
   resolve: (source) => source,
-  stringify: () => '"<<"',
+  stringify: (item) => JSON.stringify(String(item.value)),
 };
 
 function writeTags(tags: Tags): Tags {

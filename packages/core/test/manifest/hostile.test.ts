@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/manifest/index.js';
+import { readManifest, writeManifest } from '../../src/manifest/index.js';
 import { MAX_ALIAS_EXPANSION, MAX_DOCUMENT_DEPTH } from '../../src/manifest/read.js';
 
 // Issue #12: untrusted manifests never crash the reader and are never silently changed.
@@ -118,5 +118,32 @@ describe('readManifest on hostile input', () => {
     expect(errors('spec: {template: {metadata: {labels: {a: "\\0"}}}}')[0]!.message).toMatch(
       /^spec\.template\.metadata\.labels\.a:/,
     );
+  });
+});
+
+describe('writeManifest quotes strings another YAML reader would take for something else', () => {
+  it.each([
+    '0o17',
+    '0x1F',
+    '1e3',
+    'yes',
+    'on',
+    '~',
+    'null',
+    'NO',
+    '1:20',
+    '2019-01-01',
+    '2001-12-14t21:59:43.10-05:00',
+    '=',
+    '<<',
+  ])('%s is written quoted and reads back as the same string', (text) => {
+    const out = writeManifest([{ key: text }], 'yaml');
+    expect(out).toMatch(/^key: ["']/);
+    expect(values(out)).toEqual([{ key: text }]);
+  });
+
+  it('-o json and -o yaml agree on what they hold', () => {
+    const value = { a: ['0o17', '1:20', 9007199254740991, 1.5, true, null], b: { '2019-01-01': 'x' } };
+    expect(values(writeManifest([value], 'yaml'))).toEqual(values(writeManifest([value], 'json')));
   });
 });
