@@ -17,7 +17,7 @@ import { type CliIO, readInput } from '../io.js';
 // Every conversion plug-in capi-kit ships, in the order they are asked.
 const plugins = [awsConversionPlugin, vsphereConversionPlugin];
 
-const usage = `Usage: capi-kit convert -f FILE|- [--to VERSION] [-o yaml|json] [--report FILE|-]
+const usage = `Usage: capi-kit convert -f FILE|- [--to VERSION] [-o yaml|json] [--report [FILE|-]]
 
 Converts Cluster API manifests between any two of cluster.k8s.io/v1alpha1 (CAPI v0.1),
 cluster.x-k8s.io/v1alpha2 (v0.2), v1alpha3 (v0.3), v1alpha4 (v0.4), v1beta1 (v1.0-v1.10)
@@ -38,7 +38,8 @@ Options:
                      cluster.x-k8s.io/v1alpha3, v1alpha4, v1beta1 or v1beta2
   -o, --output FMT   yaml (default) or json (several documents become one v1 List)
       --report FILE  write the conversion report (what moved where, what was stashed,
-                     warnings) to FILE (JSON if FILE ends in .json); - writes it to stderr
+                     warnings) to FILE (JSON if FILE ends in .json); - or no FILE
+                     (--report last, or before another option) writes it to stderr
 
 Exit codes: 0 converted, 1 a document could not be read or converted, 2 usage error.
 `;
@@ -57,10 +58,23 @@ async function writeReport(io: CliIO, target: string, report: ConversionReport):
   }
 }
 
+/**
+ * The CLI contract writes `--report` as a bare flag, so `--report` with no FILE after it (last,
+ * or followed by another option) means `--report -`. convert takes no positionals, so a word
+ * after `--report` is always its FILE.
+ */
+function bareReportToStderr(args: readonly string[]): string[] {
+  return args.flatMap((arg, i) => {
+    const next = args[i + 1];
+    const bare = arg === '--report' && (next === undefined || (next.startsWith('-') && next !== '-'));
+    return bare ? ['--report', '-'] : [arg];
+  });
+}
+
 export const convertCommand: CommandBody = {
   usage,
   run: async (args, io) => {
-    const { values, positionals } = parseCommandLine(args, {
+    const { values, positionals } = parseCommandLine(bareReportToStderr(args), {
       file: { type: 'string', short: 'f' },
       to: { type: 'string' },
       output: { type: 'string', short: 'o' },
