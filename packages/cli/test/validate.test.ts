@@ -120,3 +120,25 @@ describe('capi-kit validate', () => {
     expect(c.stderr()).toContain('no such file');
   });
 });
+
+describe('capi-kit validate --strict checks names as the API server does (issue #12)', () => {
+  const named = (name: string, namespace = 'shop') => `apiVersion: cluster.x-k8s.io/v1alpha2
+kind: Cluster
+metadata: {name: '${name}', namespace: '${namespace}'}
+spec: {}
+`;
+  it.each([
+    ['Web_0', 'shop', 'metadata.name: "Web_0" is not a DNS-1123 subdomain'],
+    ['a..b', 'shop', 'metadata.name: "a..b" is not a DNS-1123 subdomain'],
+    ['web', 'Shop.x', 'metadata.namespace: "Shop.x" is not a DNS-1123 label'],
+  ])('%s in %s is refused with --strict', async (name, namespace, message) => {
+    const strict = await runMain(['validate', '-f', '-', '--strict'], named(name, namespace));
+    expect(strict.code).toBe(ExitCode.input);
+    expect(strict.stdout).toContain(message);
+  });
+
+  it('a valid name passes --strict', async () => {
+    const r = await runMain(['validate', '-f', '-', '--strict'], named('web-0.prod'));
+    expect(r.code).toBe(ExitCode.ok);
+  });
+});

@@ -54,7 +54,36 @@ function check(value: unknown, prefix: string, strict: boolean): Verdict[] {
     });
   }
   const result = decode(value, { strict });
-  return [verdictOf(result._tag === 'Left' ? result.left : undefined, prefix, strict)];
+  const verdict = verdictOf(result._tag === 'Left' ? result.left : undefined, prefix, strict);
+  if (!strict) return [verdict];
+  return [{ ...verdict, errors: [...verdict.errors, ...nameErrors(value).map((e) => `${prefix}${e}`)] }];
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * --strict: names as the API server checks them. Object names are DNS-1123 subdomains
+ * (at most 253 characters, dot-separated labels), namespaces DNS-1123 labels (at most 63).
+ */
+function nameErrors(value: unknown): string[] {
+  const metadata = (value as { metadata?: unknown } | null)?.metadata;
+  if (typeof metadata !== 'object' || metadata === null) return [];
+  const { name, namespace } = metadata as { name?: unknown; namespace?: unknown };
+  const errors: string[] = [];
+  if (
+    typeof name === 'string' &&
+    !(name.length <= 253 && name.split('.').every((label) => DNS1123_LABEL.test(label)))
+  ) {
+    errors.push(
+      `metadata.name: ${JSON.stringify(name)} is not a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253 characters)`,
+    );
+  }
+  if (typeof namespace === 'string' && !(namespace.length <= 63 && DNS1123_LABEL.test(namespace))) {
+    errors.push(
+      `metadata.namespace: ${JSON.stringify(namespace)} is not a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters)`,
+    );
+  }
+  return errors;
 }
 
 function checkDocument(doc: ManifestDocument, strict: boolean): Verdict[] {
