@@ -1,5 +1,5 @@
 import { errorMoves, labelsMove, ownerAndFinalizerMoves } from './common-moves.js';
-import type { KindTable } from './kind-table.js';
+import type { KindTable } from './kind-table-type.js';
 import { isObject, type Json } from './path.js';
 
 /**

@@ -43,6 +43,13 @@ export interface ConversionError {
   readonly message: string;
 }
 
+/** A failure before it is placed in a document: what went wrong and where in the object. */
+export type ConversionFailure = {
+  readonly code?: ConversionErrorCode;
+  readonly path?: string;
+  readonly message: string;
+};
+
 /** The object an error is about, read from the document (kind as `objectKind`). */
 export function erroneousObject(
   value: unknown,

@@ -1,25 +1,20 @@
-import type { FieldMove } from './moves.js';
+import { clusterTable } from './cluster.js';
+import type { KindTable } from './kind-table-type.js';
+import { machineTable } from './machine.js';
+import { machineDeploymentTable } from './machinedeployment.js';
+import { machineSetTable } from './machineset.js';
 import { type StashRules, stashRules } from './stash-rules.js';
 import type { ConvertibleKind } from './versions.js';
 
-/** Which provider plug-in hook makes a kind's references, and where they go. */
-export type InfrastructureRole = 'cluster' | 'machine' | 'template';
+export type { InfrastructureRole, KindTable } from './kind-table-type.js';
 
-/**
- * A kind's conversion, as data: groups of field-move rows (each applied at a path of the
- * object), and where a provider plug-in fills what v1alpha1 kept in `providerSpec`.
- */
-export interface KindTable {
-  readonly kind: ConvertibleKind;
-  readonly groups: readonly { readonly at: string; readonly moves: readonly FieldMove[] }[];
-  readonly infrastructure: {
-    readonly role: InfrastructureRole;
-    /** Path of the machine (or cluster) whose spec holds providerSpec / the references. */
-    readonly at: string;
-    /** Whether v1alpha2 requires the references (Machines) or merely allows them (Cluster). */
-    readonly required: boolean;
-  };
-}
+/** Every convertible kind's table: the data the conversion runs on. */
+export const KIND_TABLES: Readonly<Record<ConvertibleKind, KindTable>> = {
+  Cluster: clusterTable,
+  Machine: machineTable,
+  MachineSet: machineSetTable,
+  MachineDeployment: machineDeploymentTable,
+};
 
 const rulesCache = new WeakMap<KindTable, StashRules>();
 

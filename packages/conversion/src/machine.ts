@@ -5,7 +5,7 @@ import {
   versionsDown,
   versionsUp,
 } from './common-moves.js';
-import type { KindTable } from './kind-table.js';
+import type { KindTable } from './kind-table-type.js';
 import type { FieldMove } from './moves.js';
 import { phaseDown, phaseUp } from './phase.js';
 

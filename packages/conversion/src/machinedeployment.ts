@@ -1,5 +1,5 @@
 import { labelsMove, ownerAndFinalizerMoves, selectorMove, templateMoves } from './common-moves.js';
-import type { KindTable } from './kind-table.js';
+import type { KindTable } from './kind-table-type.js';
 
 /** MachineDeployment: spec and status have the same JSON in both versions but for these rows. */
 export const machineDeploymentTable: KindTable = {

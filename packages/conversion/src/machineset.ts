@@ -5,7 +5,7 @@ import {
   selectorMove,
   templateMoves,
 } from './common-moves.js';
-import type { KindTable } from './kind-table.js';
+import type { KindTable } from './kind-table-type.js';
 
 export const machineSetTable: KindTable = {
   kind: 'MachineSet',

@@ -1,0 +1,194 @@
+/**
+ * The provider plug-in step of going up: where v1alpha1 kept a providerSpec, a plug-in makes
+ * the v1alpha2 infrastructure and bootstrap objects and the references to them.
+ */
+import { objectName } from '@capi-kit/core/objects';
+import * as E from 'fp-ts/lib/Either.js';
+import { versionsUp } from './common-moves.js';
+import type { ConversionFailure } from './errors.js';
+import type { KindTable } from './kind-table.js';
+import { LABEL_RENAMES } from './metadata.js';
+import type { AppliedMove } from './moves.js';
+import { dotted, formatPath, getPath, isObject, type Json, type JsonObject, setPath } from './path.js';
+import {
+  type ClusterInfo,
+  type ConversionPlugin,
+  findPlugin,
+  type MachinePluginInput,
+  type PluginResult,
+  providerSpecType,
+} from './plugins.js';
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A MachineClass found for a `valueFrom.machineClass` reference. */
+export interface ResolvedMachineClass {
+  readonly providerSpec: JsonObject;
+  /** `MachineClass ns/name`, for the report. */
+  readonly source: string;
+}
+
+export interface ConvertOptions {
+  /** Provider plug-ins, asked in order. Needed going up for every Machine, MachineSet and MachineDeployment. */
+  readonly plugins?: readonly ConversionPlugin[];
+  /**
+   * Finds the MachineClass a `spec.providerSpec.valueFrom.machineClass` names (manifest
+   * conversion looks in the same manifest). Left: why it cannot be found.
+   */
+  readonly resolveMachineClass?: (
+    ref: JsonObject,
+    namespace: string | undefined,
+  ) => E.Either<string, ResolvedMachineClass>;
+  /** Finds the Cluster a Machine belongs to, so plug-ins can use its providerSpec. */
+  readonly findCluster?: (name: string, namespace: string | undefined) => ClusterInfo | undefined;
+}
+
+function clusterNameLabel(object: JsonObject, at: string): string | undefined {
+  const [v1alpha1Label] = LABEL_RENAMES[0]!;
+  const own = str(getPath(object, [...dotted(at), 'metadata', 'labels', v1alpha1Label]));
+  return own ?? str(getPath(object, ['metadata', 'labels', v1alpha1Label]));
+}
+
+interface PluginStep {
+  readonly generated: { path: string[]; value: Json }[];
+  readonly objects: readonly JsonObject[];
+  readonly moves: AppliedMove[];
+  readonly warnings: string[];
+}
+
+/**
+ * Going up: asks a provider plug-in for the references v1alpha2 needs where v1alpha1 had a
+ * providerSpec, unless the object already has them (restored from a stash).
+ */
+export function runPlugin(
+  source: JsonObject,
+  out: JsonObject,
+  table: KindTable,
+  options: ConvertOptions,
+): E.Either<ConversionFailure, PluginStep> {
+  const { role, at, required } = table.infrastructure;
+  const base = dotted(at);
+  const step: PluginStep = { generated: [], objects: [], moves: [], warnings: [] };
+  const specPath = [...base, 'spec'];
+  // A MachineSet without a template, or a template without a spec, stamps out nothing.
+  if (!isObject(getPath(source, specPath))) return E.right(step);
+  const hasRef = getPath(out, [...specPath, 'infrastructureRef']) !== undefined;
+  const hasBootstrap = getPath(out, [...specPath, 'bootstrap']) !== undefined;
+  const providerSpecPath = [...specPath, 'providerSpec'];
+  const providerSpec = getPath(source, providerSpecPath);
+  const where = formatPath(providerSpecPath);
+  if (hasRef && (hasBootstrap || !required)) return E.right(step);
+
+  const { name, namespace } = objectName(source);
+  const ps = isObject(providerSpec) ? providerSpec : undefined;
+  let value: JsonObject | undefined;
+  let valueSource = `${where}.value`;
+  if (ps !== undefined && isObject(ps.value)) {
+    value = ps.value;
+  } else if (ps !== undefined && isObject(ps.valueFrom) && isObject(ps.valueFrom.machineClass)) {
+    const ref = ps.valueFrom.machineClass;
+    if (options.resolveMachineClass === undefined) {
+      return E.left({
+        code: 'machine-class',
+        path: `${where}.valueFrom.machineClass`,
+        message: 'refers to a MachineClass; convert the whole manifest that holds it',
+      });
+    }
+    const resolved = options.resolveMachineClass(ref, namespace);
+    if (E.isLeft(resolved))
+      return E.left({
+        code: 'machine-class',
+        path: `${where}.valueFrom.machineClass`,
+        message: resolved.left,
+      });
+    value = resolved.right.providerSpec;
+    valueSource = resolved.right.source;
+  } else if (!required) {
+    step.warnings.push('no spec.providerSpec.value: spec.infrastructureRef left unset');
+    return E.right(step);
+  } else {
+    return E.left({
+      path: where,
+      message: `has neither value nor valueFrom.machineClass, so there is nothing to build the required ${formatPath([...specPath, 'infrastructureRef'])} and ${formatPath([...specPath, 'bootstrap'])} from`,
+    });
+  }
+
+  // Errors about the value point at it when inline, at the reference when it came from a class.
+  const inline = valueSource === `${where}.value`;
+  const valuePath = inline ? valueSource : where;
+  const plugins = options.plugins ?? [];
+  const plugin = findPlugin(plugins, value);
+  if (plugin === undefined) {
+    const t = providerSpecType(value);
+    const loaded = plugins.length === 0 ? 'none loaded' : `loaded: ${plugins.map((p) => p.name).join(', ')}`;
+    const type = `apiVersion ${JSON.stringify(t.apiVersion ?? '(none)')} kind ${JSON.stringify(t.kind ?? '(none)')}`;
+    return E.left({
+      code: 'no-plugin',
+      path: valuePath,
+      message: `no conversion plug-in handles providerSpec ${type}${inline ? '' : ` (from ${valueSource})`} (${loaded})`,
+    });
+  }
+  if (name === undefined) {
+    return E.left({
+      path: 'metadata.name',
+      message: 'is required: the generated provider objects are named after it',
+    });
+  }
+  const owner = { kind: table.kind, name, ...(namespace === undefined ? {} : { namespace }) };
+  let result: PluginResult;
+  if (role === 'cluster') {
+    result = plugin.cluster({ owner, providerSpec: value, providerSpecSource: valueSource });
+  } else {
+    const clusterName = clusterNameLabel(source, at);
+    const cluster = clusterName === undefined ? undefined : options.findCluster?.(clusterName, namespace);
+    const versions = getPath(source, [...specPath, 'versions']) as Json | undefined;
+    const version = versionsUp(versions);
+    const providerID = str(getPath(source, [...specPath, 'providerID']));
+    const input: MachinePluginInput = {
+      owner,
+      providerSpec: value,
+      providerSpecSource: valueSource,
+      controlPlane: str(getPath(versions, ['controlPlane'])) !== undefined,
+      ...(clusterName === undefined ? {} : { clusterName }),
+      ...(cluster === undefined ? {} : { cluster }),
+      ...(typeof version === 'string' ? { version } : {}),
+      ...(providerID === undefined ? {} : { providerID }),
+    };
+    result = role === 'machine' ? plugin.machine(input) : plugin.machineTemplate(input);
+  }
+  if (E.isLeft(result)) {
+    const { path, message } = result.left;
+    return E.left({
+      code: 'plugin-refused',
+      path: path === undefined ? valuePath : `${valuePath}.${path}`,
+      message: `${plugin.name} plug-in: ${message}`,
+    });
+  }
+  const output = result.right;
+  if (!hasRef) {
+    const path = [...specPath, 'infrastructureRef'];
+    const ref = { ...output.infrastructureRef } as JsonObject;
+    setPath(out, path, ref);
+    step.generated.push({ path, value: ref });
+  }
+  if (required && !hasBootstrap) {
+    if (output.bootstrap === undefined) {
+      return E.left({
+        code: 'plugin-refused',
+        path: where,
+        message: `${plugin.name} plug-in made no bootstrap config, which v1alpha2 requires`,
+      });
+    }
+    const path = [...specPath, 'bootstrap'];
+    const bootstrap = { configRef: { ...output.bootstrap.configRef } } as JsonObject;
+    setPath(out, path, bootstrap);
+    step.generated.push({ path, value: bootstrap });
+  }
+  for (const m of output.moves) {
+    step.moves.push({ from: `${valueSource}.${m.from}`, to: m.to, note: `${plugin.name} plug-in` });
+  }
+  step.warnings.push(...output.warnings);
+  return E.right({ ...step, objects: output.objects });
+}
