@@ -245,6 +245,20 @@ describe.skipIf(noControlPlane())('capi-kit lease hold', { timeout: 600_000 }, (
     expect((await hold.exited).code).toBe(0);
   });
 
+  it('acquire --wait: a holder that keeps renewing keeps its lease (exit 1 after the wait)', async () => {
+    const n = node('live');
+    const hold = startHold(n, 'live-holder');
+    expect(await hold.holding).toBe(true);
+    // Bare --wait: one lease duration (12 s) plus a retry period, while the hold renews every 2 s.
+    const waited = lease(['acquire', n, '--holder', 'taker', '--wait']);
+    expect(waited.code).toBe(1);
+    expect(waited.stderr).toContain('waiting up to');
+    expect(waited.stderr).toContain(`node ${n} is under maintenance by 'live-holder'`);
+    expect(hold.child.exitCode).toBe(null);
+    hold.child.kill('SIGTERM');
+    expect((await hold.exited).code).toBe(0);
+  });
+
   it('exits 1 when another holder takes the lease from it', async () => {
     const n = node('stolen');
     const hold = startHold(n, 'cli-holder');
@@ -318,6 +332,34 @@ describe.skipIf(noControlPlane())('capi-kit lease: options and failure paths', {
     const taken = lease(['acquire', n, '--holder', 'alice', '--trust-renew-time', '--json']);
     expect(taken.code).toBe(0);
     expect(JSON.parse(taken.stdout)).toMatchObject({ acquired: true, how: 'taken' });
+  });
+
+  it('acquire --wait takes over a lease whose holder stopped renewing', async () => {
+    const n = node('abandoned');
+    // A 2 s lease acquired once and never renewed: its holder has died.
+    expect(await libraryClient('dead', 2).tryAcquire(n)).toMatchObject({ acquired: true });
+    const taken = lease(['acquire', n, '--holder', 'alice', '--wait', '--json']);
+    expect(taken.code).toBe(0);
+    expect(JSON.parse(taken.stdout)).toMatchObject({ acquired: true, how: 'taken' });
+    expect(taken.stderr).toContain('waiting up to');
+    expect(JSON.parse(lease(['status', n, '--json']).stdout)).toMatchObject({ holder: 'alice' });
+  });
+
+  it('status says how to take over a lease whose renewTime is older than its duration', async () => {
+    const n = node('stale-status');
+    expect(await libraryClient('dead', 2).tryAcquire(n)).toMatchObject({ acquired: true });
+    const hint = /renewTime is \d+ seconds old; run with --wait or --trust-renew-time to take over/;
+    expect(await eventually(() => hint.test(lease(['status', n]).stdout))).toBe(true);
+    // A renewTime from 2020: counted in minutes.
+    const old = node('stale-minutes');
+    await staleLease(old, 'ghost');
+    expect(lease(['status', old]).stdout).toMatch(
+      /renewTime is \d{4,} minutes old; run with --wait or --trust-renew-time to take over/,
+    );
+    // A live lease says nothing of the kind.
+    const live = node('fresh');
+    expect(lease(['acquire', live, '--holder', 'alice', '--duration', '600'])).toMatchObject({ code: 0 });
+    expect(lease(['status', live]).stdout).not.toContain('renewTime is');
   });
 
   it('--ensure-namespace creates a missing lease namespace; without it, exit 3', () => {

@@ -22,7 +22,9 @@ of the kubeconfig (KUBECONFIG, else ~/.kube/config, else in-cluster).
 
 Actions:
   status   show the lease: holder, times, expiry as this process judges it
-  acquire  take the lease once if it is free or expired (exit 1 when someone else holds it)
+  acquire  take the lease once if it is free or expired (exit 1 when someone else holds it);
+           with --wait, observe a held lease and take it once it has gone a whole duration
+           without renewal (exit 1 when it is still held when the wait ends)
   renew    renew a lease this holder holds (exit 1 when it does not)
   release  give the lease up if this holder holds it (exit 1 when someone else does)
   hold     wait for the lease, keep renewing it until SIGINT or SIGTERM, then release it
@@ -38,6 +40,9 @@ Options:
       --trust-renew-time   also judge expiry by the lease's renewTime (+3 s for clock skew);
                            by default a lease held by someone else counts as held for a whole
                            duration from when this process first sees it
+      --wait[=S]           acquire: wait up to S seconds, 1..3600 (default: until the lease
+                           would expire by this process's clock, about one lease duration)
+                           for a held lease to be abandoned; note the '=' (no space)
       --ensure-namespace   create the namespace if missing (acquire, hold)
       --json               print JSON instead of text
 
@@ -53,15 +58,36 @@ const options = {
   'trust-renew-time': { type: 'boolean' },
   'ensure-namespace': { type: 'boolean' },
   json: { type: 'boolean' },
+  wait: { type: 'string' },
 } as const;
 
-function parseDuration(text: string | undefined): number | undefined {
+function parseSeconds(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const seconds = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!(seconds >= 1 && seconds <= 3600)) {
-    throw new UsageError(`--duration must be 1..3600 (whole seconds; got ${JSON.stringify(text)})`);
+    throw new UsageError(`${flag} must be 1..3600 (whole seconds; got ${JSON.stringify(text)})`);
   }
   return seconds;
+}
+
+function parseDuration(text: string | undefined): number | undefined {
+  return parseSeconds('--duration', text);
+}
+
+/**
+ * `--wait` takes an optional value, which parseArgs cannot express: a bare `--wait` (before
+ * any `--`) is rewritten to `--wait=`, whose empty value means "one lease duration".
+ */
+function withBareWait(args: readonly string[]): string[] {
+  const end = args.indexOf('--');
+  return args.map((arg, at) => (arg === '--wait' && (end === -1 || at < end) ? '--wait=' : arg));
+}
+
+/** `--wait` as milliseconds: undefined without the flag, 'lease-duration' for a bare one. */
+function parseWait(text: string | undefined): number | 'lease-duration' | undefined {
+  if (text === undefined) return undefined;
+  if (text === '') return 'lease-duration';
+  return parseSeconds('--wait', text)! * 1000;
 }
 
 /**
@@ -136,6 +162,23 @@ function describe(lease: LeaseInspection): string {
   return lines.join('\n');
 }
 
+/**
+ * A fresh process judges a held lease as held for a whole duration from now, whatever its
+ * renewTime says (docs/lease.md, "Judging expiry"). When the renewTime is older than the
+ * duration (plus the clock-skew allowance), the holder has probably died: say how to take
+ * over instead of letting a one-shot caller conclude the node is busy.
+ */
+function staleHint(lease: LeaseInspection, now: Date, maxClockSkewMs: number): string {
+  if (lease.state !== 'held' || lease.heldByMe || lease.renewTime === undefined) return '';
+  if (lease.leaseDurationSeconds === undefined) return '';
+  const ageMs = now.getTime() - lease.renewTime.getTime();
+  if (!(ageMs > lease.leaseDurationSeconds * 1000 + maxClockSkewMs)) return '';
+  const minutes = Math.floor(ageMs / 60_000);
+  const age =
+    minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.floor(ageMs / 1000)} seconds`;
+  return `\n  renewTime is ${age} old; run with --wait or --trust-renew-time to take over`;
+}
+
 function refusal(result: AcquireResult & { acquired: false }): string {
   const { lease } = result;
   if (result.because === 'reserved') {
@@ -190,7 +233,7 @@ async function leaseKubeConfig(
 
 async function run(args: readonly string[], io: CliIO): Promise<number> {
   checkNegativeDuration(args);
-  const { values, positionals } = parseCommandLine(args, options);
+  const { values, positionals } = parseCommandLine(withBareWait(args), options);
   const [actionText, node, ...extra] = positionals;
   if (actionText === undefined) throw new UsageError(`missing action (one of ${actions.join(', ')})`);
   const action: Action = oneOf('action', actionText, actions, 'status');
@@ -198,11 +241,14 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const layout = oneOf('--layout', values.layout, ['kep', 'medik8s'] as const, 'kep');
   const leaseDurationSeconds = parseDuration(values.duration);
+  const wait = parseWait(values.wait);
+  if (wait !== undefined && action !== 'acquire') throw new UsageError('--wait applies to acquire only');
   if (action !== 'status' && values.holder === undefined) throw new UsageError(`${action} needs --holder ID`);
   checkNames(node, values.namespace);
 
   const {
     checkHolderIdentity,
+    defaultMaxClockSkewMs,
     LeaseApiError,
     LeaseConfigError,
     NodeLeaseClient,
@@ -228,7 +274,9 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
           ? new NodeLeaseObserver(common)
           : new NodeLeaseClient({ ...common, holderIdentity: values.holder });
       const lease = await observer.inspect(node);
-      io.stdout(values.json ? json(lease) : `${describe(lease)}\n`);
+      const text = () =>
+        `${describe(lease)}${staleHint(lease, observer.clock.now(), defaultMaxClockSkewMs)}\n`;
+      io.stdout(values.json ? json(lease) : text());
       return ExitCode.ok;
     }
     const client = new NodeLeaseClient({
@@ -238,7 +286,9 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     });
     switch (action) {
       case 'acquire':
-        return await acquire(client, node, io, values.json ?? false);
+        return wait === undefined
+          ? await acquire(client, node, io, values.json ?? false)
+          : await acquireWaiting(client, node, wait, io, values.json ?? false);
       case 'renew':
         return await renew(client, node, io, values.json ?? false);
       case 'release':
@@ -261,7 +311,78 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
 }
 
 async function acquire(client: NodeLeaseClient, node: string, io: CliIO, asJson: boolean): Promise<number> {
-  const result = await client.tryAcquire(node);
+  return reportAcquire(await client.tryAcquire(node), client, node, io, asJson);
+}
+
+/**
+ * `acquire --wait`: the one-shot caller's way to take over an abandoned lease without
+ * trusting clocks. It keeps reading the lease (the library's observation log judges it on
+ * this process's monotonic clock) and takes it once it has been seen unchanged for a whole
+ * lease duration; a holder that keeps renewing keeps it. `wait` bounds the wait, by default
+ * to the lease's expiry as first judged (one duration) plus one retry period. Reserved and
+ * foreign leases never expire: refused at once.
+ */
+async function acquireWaiting(
+  client: NodeLeaseClient,
+  node: string,
+  wait: number | 'lease-duration',
+  io: CliIO,
+  asJson: boolean,
+): Promise<number> {
+  const termination = onTerminationSignal();
+  try {
+    let deadlineMs: number | undefined;
+    for (;;) {
+      const result = await client.tryAcquire(node);
+      if (result.acquired || result.because !== 'held' || termination.signal.aborted) {
+        return reportAcquire(result, client, node, io, asJson);
+      }
+      const nowMs = client.clock.monotonicMs();
+      deadlineMs ??=
+        nowMs +
+        (wait === 'lease-duration'
+          ? Math.max(0, result.lease.expiresInMs ?? 0) + attemptMarginMs(result.lease)
+          : wait);
+      const remainingMs = deadlineMs - nowMs;
+      if (remainingMs <= 0) return reportAcquire(result, client, node, io, asJson);
+      io.stderr(`capi-kit lease: waiting up to ${seconds(remainingMs)} more: ${refusal(result)}\n`);
+      try {
+        await client.waitToRetry(
+          result,
+          AbortSignal.any([termination.signal, AbortSignal.timeout(Math.ceil(remainingMs))]),
+        );
+      } catch (error) {
+        if (termination.signal.aborted) {
+          io.stderr(`capi-kit lease: stopped by ${String(termination.signal.reason)} before acquiring\n`);
+          return ExitCode.input;
+        }
+        // The wait's own deadline: one last attempt, then the answer.
+        if (!(error instanceof DOMException && error.name === 'TimeoutError')) throw error;
+      }
+    }
+  } finally {
+    termination.done();
+  }
+}
+
+/**
+ * Slack after the judged expiry before a default `--wait` gives up: room for the attempt made
+ * at expiry (a read and a write), a sixth of the lease's own duration as its retry period
+ * would be, and at least a second.
+ */
+function attemptMarginMs(lease: LeaseInspection): number {
+  return lease.leaseDurationSeconds === undefined
+    ? 1000
+    : Math.max(1000, Math.round((lease.leaseDurationSeconds * 1000) / 6));
+}
+
+function reportAcquire(
+  result: AcquireResult,
+  client: NodeLeaseClient,
+  node: string,
+  io: CliIO,
+  asJson: boolean,
+): number {
   if (asJson) io.stdout(json(result));
   if (!result.acquired) {
     io.stderr(`capi-kit lease: ${refusal(result)}\n`);
