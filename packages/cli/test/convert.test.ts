@@ -247,3 +247,17 @@ spec:
     expect(stderr).toContain('refused');
   });
 });
+
+describe('capi-kit convert: what clusterctl v0.1 / CAPA v0.3 manifests hold (issue #12)', () => {
+  it('names a Machine with only generateName, and its generated objects, and says so on stderr', async () => {
+    const worker = machine.replace('  name: web-0\n', '  generateName: web-\n');
+    const { code, stdout, stderr } = await convert(worker, '-f', '-');
+    expect(code).toBe(ExitCode.ok);
+    const names = [...stdout.matchAll(/^ {2}name: (\S+)$/gm)].map((m) => m[1]);
+    expect(names).toHaveLength(3);
+    expect(names[0]).toMatch(/^web-[0-9a-f]{8}$/);
+    expect(new Set(names)).toEqual(new Set([names[0]]));
+    expect(stdout.match(new RegExp(`^ {4,6}name: ${names[0]}$`, 'gm'))).toHaveLength(2);
+    expect(stderr).toContain(`generateName "web-": named "${names[0]}"`);
+  });
+});

@@ -5,6 +5,7 @@ import { type ChainOptions, convertTo } from './chain/convert.js';
 import type { ChainVersion } from './chain/versions.js';
 import type { ResolvedMachineClass } from './convert.js';
 import { type ConversionError, erroneousObject } from './errors.js';
+import { nameFromGenerateName } from './generated-name.js';
 import { deepEqual, getPath, isObject, type JsonObject } from './path.js';
 import { quotedPlaceholders, writeYaml } from './placeholders.js';
 import type { ClusterInfo, ConversionPlugin } from './plugins.js';
@@ -17,6 +18,8 @@ export interface InputDocument {
   readonly index: number;
   readonly line?: number;
   readonly value: unknown;
+  /** The item's position when the document is a `v1 List` expanded into its items. */
+  readonly item?: number;
 }
 
 export interface ManifestConversionOptions {
@@ -88,7 +91,9 @@ function identityKey(value: unknown): string | undefined {
 /** A `v1 List` is a container: its items convert as documents of their own, at its index. */
 function expandDocument(doc: InputDocument): InputDocument[] {
   const values = expandV1List(doc.value);
-  return values.length === 1 && values[0] === doc.value ? [doc] : values.map((value) => ({ ...doc, value }));
+  return values.length === 1 && values[0] === doc.value
+    ? [doc]
+    : values.map((value, item) => ({ ...doc, value, item }));
 }
 
 /**
@@ -166,7 +171,8 @@ export function convertDocuments(
       removed.push({ ...at(doc), object: doc.value });
       continue;
     }
-    const result = convertTo(doc.value, options.to, convertOptions);
+    const named = up ? nameFromGenerateName(doc.value, `${doc.index}/${doc.item ?? ''}`) : undefined;
+    const result = convertTo(named?.value ?? doc.value, options.to, convertOptions);
     if (E.isLeft(result)) {
       const error = result.left;
       errors.push({
@@ -196,7 +202,13 @@ export function convertDocuments(
       }
       output.push(value);
     }
-    reports.push({ ...at(doc), objects: objectReports });
+    reports.push({
+      ...at(doc),
+      objects:
+        named === undefined
+          ? objectReports
+          : objectReports.map((o, i) => (i === 0 ? { ...o, warnings: [named.warning, ...o.warnings] } : o)),
+    });
   }
 
   for (const r of removed) {
