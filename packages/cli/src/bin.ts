@@ -21,9 +21,16 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 
+// A command is over when main resolves: exit then (once stdout has drained), rather than
+// when the event loop empties. A watch connection that a library's stop() has not torn
+// down yet would otherwise keep a finished `autoscaler node-group` alive for ~30 s.
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    // A failed write is the stdout 'error' handler's to report (exit 1).
+    process.stdout.write('', (error) => {
+      if (!error) process.exit(code);
+    });
   },
   (error: unknown) => {
     process.stderr.write(
