@@ -261,3 +261,18 @@ describe('capi-kit convert: what clusterctl v0.1 / CAPA v0.3 manifests hold (iss
     expect(stderr).toContain(`generateName "web-": named "${names[0]}"`);
   });
 });
+
+describe('capi-kit convert refuses what validate refuses (issue #12)', () => {
+  for (const [what, text, where] of [
+    ['a List whose items is not a list', 'apiVersion: v1\nkind: List\nitems: {a: 1}\n', 'items:'],
+    ['a boolean name', machine.replace('name: web-0', 'name: true'), 'metadata.name:'],
+    ['a label that is not a string', machine.replace('labels: {', 'labels: {x: 1, '), 'metadata.labels.x:'],
+  ] as const) {
+    it(`${what}: exit 1, the document and path named, nothing on stdout`, async () => {
+      const { code, stdout, stderr } = await convert(text, '-f', '-');
+      expect(code).toBe(ExitCode.input);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(new RegExp(`document 1 .*${where.replace('.', '\\.')}`));
+    });
+  }
+});

@@ -95,10 +95,23 @@ function checkShape(object: JsonObject): ConversionFailure | undefined {
   const metadata = object.metadata;
   if (metadata === undefined) return undefined;
   if (!isObject(metadata)) return { path: 'metadata', message: 'must be an object' };
+  // What `validate` refuses, convert refuses too: a YAML `name: true` or a label `on` written
+  // back as a string would silently change the object's identity or selectors.
+  for (const key of ['name', 'generateName', 'namespace'] as const) {
+    const value = metadata[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      return { path: `metadata.${key}`, message: `must be a string, not ${JSON.stringify(value)}` };
+    }
+  }
   for (const key of ['labels', 'annotations'] as const) {
     const map = metadata[key];
     if (map === undefined || map === null) continue;
     if (!isObject(map)) return { path: `metadata.${key}`, message: 'must be a map of strings' };
+    for (const [k, v] of Object.entries(map)) {
+      if (typeof v !== 'string') {
+        return { path: `metadata.${key}.${k}`, message: `must be a string, not ${JSON.stringify(v)}` };
+      }
+    }
   }
   return undefined;
 }

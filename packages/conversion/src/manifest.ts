@@ -1,5 +1,5 @@
 import { type ManifestFormat, readManifest, writeManifest } from '@capi-kit/core/manifest';
-import { expandV1List, objectName, qualifiedName } from '@capi-kit/core/objects';
+import { isV1List, objectName, qualifiedName } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ChainOptions, convertTo } from './chain/convert.js';
 import type { ChainVersion } from './chain/versions.js';
@@ -18,8 +18,8 @@ export interface InputDocument {
   readonly index: number;
   readonly line?: number;
   readonly value: unknown;
-  /** The item's position when the document is a `v1 List` expanded into its items. */
-  readonly item?: number;
+  /** The item's path (`items[0].items[2]`) when the document is a `v1 List` expanded into its items. */
+  readonly item?: string;
 }
 
 export interface ManifestConversionOptions {
@@ -88,12 +88,27 @@ function identityKey(value: unknown): string | undefined {
   return `${apiGroup(apiVersion)}|${kind}|${namespace ?? ''}|${name}`;
 }
 
-/** A `v1 List` is a container: its items convert as documents of their own, at its index. */
-function expandDocument(doc: InputDocument): InputDocument[] {
-  const values = expandV1List(doc.value);
-  return values.length === 1 && values[0] === doc.value
-    ? [doc]
-    : values.map((value, item) => ({ ...doc, value, item }));
+/**
+ * A `v1 List` is a container: its items (and the items of Lists inside it, as `validate`
+ * and `phase` read them) convert as documents of their own, at its index. A List whose
+ * `items` is not a list is refused, as `validate` refuses it, rather than passed through.
+ */
+function expandDocument(doc: InputDocument, errors: ConversionError[], path = ''): InputDocument[] {
+  if (!isV1List(doc.value)) return [doc];
+  const items = doc.value.items;
+  if (!Array.isArray(items)) {
+    errors.push({
+      code: 'invalid-object',
+      index: doc.index,
+      ...(doc.line === undefined ? {} : { line: doc.line }),
+      path: `${path}items`,
+      message: 'a v1 List needs items to be a list of objects',
+    });
+    return [];
+  }
+  return items.flatMap((value, item) =>
+    expandDocument({ ...doc, value, item: `${path}items[${item}]` }, errors, `${path}items[${item}].`),
+  );
 }
 
 /**
@@ -105,7 +120,9 @@ export function convertDocuments(
   input: readonly InputDocument[],
   options: ManifestConversionOptions,
 ): E.Either<ConversionError[], ManifestConversion> {
-  const documents = input.flatMap(expandDocument);
+  const listErrors: ConversionError[] = [];
+  const documents = input.flatMap((doc) => expandDocument(doc, listErrors));
+  if (listErrors.length > 0) return E.left(listErrors);
   // MachineClass exists only in v1alpha1: going anywhere else, classes are resolved and left out.
   const up = options.to !== V1ALPHA1;
   const classes = new ByName<{ object: JsonObject; index: number }>();
