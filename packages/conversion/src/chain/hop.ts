@@ -1,15 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { type AppliedMove, applyMoves, type FieldMove } from '../moves.js';
-import {
-  clone,
-  deletePath,
-  formatPath,
-  getPath,
-  isObject,
-  type Json,
-  type JsonObject,
-  ownPath,
-} from '../path.js';
+import { clone, deletePath, formatPath, getPath, isObject, type JsonObject, ownPath } from '../path.js';
 import {
   applyStash,
   CONVERSION_DATA_ANNOTATION,
