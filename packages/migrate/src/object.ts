@@ -36,7 +36,7 @@ export function labelOf(key: ObjectKey): string {
   return `${key.kind} ${key.namespace === undefined ? '' : `${key.namespace}/`}${key.name}`;
 }
 
-/** One identity per kind, namespace and name (apiVersion left out: the group is implied by kind here). */
+/** One identity per apiVersion, kind, namespace and name: the key of the maps of planned and live objects. */
 export function identity(key: ObjectKey): string {
   return `${key.apiVersion}|${key.kind}|${key.namespace ?? ''}|${key.name}`;
 }
