@@ -1,10 +1,25 @@
+/**
+ * The package's errors follow the project's convention (docs/architecture.md): each is
+ * tagged `code` (a string literal) and carries a `message` and, where one field is to
+ * blame, a `path`. They are thrown (the APIs are async), so each is an Error subclass;
+ * `LeaseError` is their union, to switch on `code`.
+ */
+
 /** A client was configured wrongly: bad timing, a missing or reserved holder identity. */
 export class LeaseConfigError extends Error {
   override readonly name = 'LeaseConfigError';
+  readonly code = 'invalid-config' as const;
+  constructor(
+    message: string,
+    /** The option at fault (`holderIdentity`, `timing`, `concurrency`, ...). */
+    readonly path?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** How an API call failed, in terms a caller can act on. */
-export type LeaseApiErrorKind =
+export type LeaseApiErrorCode =
   /** 401: the credentials were refused. */
   | 'unauthorized'
   /** 403: RBAC denies the verb on leases (or namespaces, nodes) for this user. */
@@ -13,7 +28,7 @@ export type LeaseApiErrorKind =
   | 'not-found'
   /** 409 the caller could not resolve by re-reading. */
   | 'conflict'
-  /** 400 or 422: the server refused the object. */
+  /** 400 or 422: the server refused the object (`path` names the field, when it said which). */
   | 'invalid'
   /** The server could not be reached or the connection broke. */
   | 'unreachable'
@@ -22,22 +37,33 @@ export type LeaseApiErrorKind =
   /** Any other status (5xx, 429, ...). */
   | 'server';
 
+/** What the server said about a failed call, beyond the code. */
+export interface LeaseApiErrorDetails {
+  readonly code: LeaseApiErrorCode;
+  /** The HTTP status, when the server answered. */
+  readonly status?: number;
+  /** The Status `reason` (Forbidden, Conflict, NotFound, ...), when the server gave one. */
+  readonly reason?: string;
+  /** The field the server refused (a 422's first cause, e.g. `spec.leaseDurationSeconds`). */
+  readonly path?: string;
+}
+
 /**
  * An API call that failed. `message` names the operation, the lease and the server's own
  * explanation (for a 403 that is the RBAC sentence naming user, verb and resource).
  */
 export class LeaseApiError extends Error {
   override readonly name = 'LeaseApiError';
-  constructor(
-    message: string,
-    readonly kind: LeaseApiErrorKind,
-    /** The HTTP status, when the server answered. */
-    readonly status?: number,
-    /** The Status `reason` (Forbidden, Conflict, NotFound, ...), when the server gave one. */
-    readonly reason?: string,
-    options?: ErrorOptions,
-  ) {
+  readonly code: LeaseApiErrorCode;
+  readonly status: number | undefined;
+  readonly reason: string | undefined;
+  readonly path: string | undefined;
+  constructor(message: string, details: LeaseApiErrorDetails, options?: ErrorOptions) {
     super(message, options);
+    this.code = details.code;
+    this.status = details.status;
+    this.reason = details.reason;
+    this.path = details.path;
   }
 }
 
@@ -47,6 +73,7 @@ export class LeaseApiError extends Error {
  */
 export class LeaseLostError extends Error {
   override readonly name = 'LeaseLostError';
+  readonly code = 'lost' as const;
   constructor(
     message: string,
     readonly node: string,
@@ -57,3 +84,6 @@ export class LeaseLostError extends Error {
     super(message, options);
   }
 }
+
+/** Every error this package throws, tagged `code`. */
+export type LeaseError = LeaseConfigError | LeaseApiError | LeaseLostError;

@@ -21,6 +21,7 @@ export function checkHolderIdentity(identity: string): string {
   if (typeof identity !== 'string' || identity.trim() === '') {
     throw new LeaseConfigError(
       'a holder identity is required (a non-empty string unique to this participant)',
+      'holderIdentity',
     );
   }
   if (
@@ -29,11 +30,13 @@ export function checkHolderIdentity(identity: string): string {
   ) {
     throw new LeaseConfigError(
       `holder identity ${JSON.stringify(identity)} must be at most 256 characters without control characters (it is printed in every status)`,
+      'holderIdentity',
     );
   }
   if (isReservedHolder(identity)) {
     throw new LeaseConfigError(
       `holder identity '${identity}' starts with the reserved prefix '${reservedHolderPrefix}', which is for administrators only`,
+      'holderIdentity',
     );
   }
   return identity;

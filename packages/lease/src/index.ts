@@ -1,6 +1,13 @@
 export { type Clock, systemClock } from './clock.js';
 export { type AcquireDecision, decideAcquire } from './decision.js';
-export { LeaseApiError, type LeaseApiErrorKind, LeaseConfigError, LeaseLostError } from './errors.js';
+export {
+  LeaseApiError,
+  type LeaseApiErrorCode,
+  type LeaseApiErrorDetails,
+  LeaseConfigError,
+  type LeaseError,
+  LeaseLostError,
+} from './errors.js';
 export {
   defaultMaxClockSkewMs,
   type ExpiryJudgement,

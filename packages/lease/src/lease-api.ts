@@ -10,7 +10,7 @@ import {
   type V1Lease,
   type V1Node,
 } from '@kubernetes/client-node';
-import { LeaseApiError } from './errors.js';
+import { LeaseApiError, type LeaseApiErrorCode } from './errors.js';
 
 /**
  * The few calls the lease client makes, with two things client-node does not do by itself:
@@ -144,6 +144,14 @@ export class LeaseApi {
 interface StatusBody {
   readonly message?: string;
   readonly reason?: string;
+  readonly details?: { readonly causes?: ReadonlyArray<{ readonly field?: unknown }> };
+}
+
+/** The field a 422 blames first (`spec.leaseDurationSeconds`), when the Status names one. */
+function causeField(status: StatusBody): string | undefined {
+  const causes = status.details?.causes;
+  const field = Array.isArray(causes) ? causes[0]?.field : undefined;
+  return typeof field === 'string' && field !== '' ? field : undefined;
 }
 
 function statusOf(body: unknown): StatusBody {
@@ -158,36 +166,34 @@ function statusOf(body: unknown): StatusBody {
   return typeof body === 'object' && body !== null ? (body as StatusBody) : {};
 }
 
+/** The code of each HTTP status a caller can act on; any other status is `server`. */
+const codeOfStatus: Readonly<Record<number, LeaseApiErrorCode>> = {
+  400: 'invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'conflict',
+  422: 'invalid',
+};
+
 /** Classifies any error thrown by client-node (or by fetch underneath it). */
 export function toLeaseApiError(error: unknown, operation: string): LeaseApiError {
   if (error instanceof LeaseApiError) return error;
   if (error instanceof ApiException) {
-    const status = statusOf(error.body);
-    const code: number = error.code;
-    const kind =
-      code === 401
-        ? 'unauthorized'
-        : code === 403
-          ? 'forbidden'
-          : code === 404
-            ? 'not-found'
-            : code === 409
-              ? 'conflict'
-              : code === 400 || code === 422
-                ? 'invalid'
-                : 'server';
-    const detail = status.message ?? (code === 401 ? 'Unauthorized' : `HTTP ${code}`);
-    return new LeaseApiError(`${operation}: ${detail} (HTTP ${code})`, kind, code, status.reason, {
-      cause: error,
-    });
+    const body = statusOf(error.body);
+    const status: number = error.code;
+    const detail = body.message ?? (status === 401 ? 'Unauthorized' : `HTTP ${status}`);
+    return new LeaseApiError(
+      `${operation}: ${detail} (HTTP ${status})`,
+      { code: codeOfStatus[status] ?? 'server', status, reason: body.reason, path: causeField(body) },
+      { cause: error },
+    );
   }
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     const timedOut = error.name === 'TimeoutError' || isTimeoutReason(error);
     return new LeaseApiError(
       `${operation}: ${timedOut ? 'no answer within the request timeout' : 'aborted'}`,
-      timedOut ? 'timeout' : 'unreachable',
-      undefined,
-      undefined,
+      { code: timedOut ? 'timeout' : 'unreachable' },
       { cause: error },
     );
   }
@@ -196,9 +202,7 @@ export function toLeaseApiError(error: unknown, operation: string): LeaseApiErro
   const text = error instanceof Error ? error.message + (cause ? ` (${cause})` : '') : String(error);
   return new LeaseApiError(
     `${operation}: cannot reach the API server${code !== undefined ? ` (${code})` : ''}: ${text}`,
-    'unreachable',
-    undefined,
-    undefined,
+    { code: 'unreachable' },
     { cause: error },
   );
 }

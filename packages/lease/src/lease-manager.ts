@@ -33,7 +33,10 @@ export class LeaseManager {
   constructor(client: NodeLeaseClient, options: LeaseManagerOptions = {}) {
     const concurrency = options.concurrency ?? 16;
     if (!Number.isInteger(concurrency) || concurrency < 1) {
-      throw new LeaseConfigError(`concurrency must be a whole number >= 1 (got ${concurrency})`);
+      throw new LeaseConfigError(
+        `concurrency must be a whole number >= 1 (got ${concurrency})`,
+        'concurrency',
+      );
     }
     this.client = client;
     this.concurrency = concurrency;

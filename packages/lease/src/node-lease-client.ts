@@ -301,7 +301,7 @@ export class NodeLeaseClient extends NodeLeaseObserver {
       return await this.api.create(address.namespace, body, signal);
     } catch (error) {
       // A missing namespace answers 404 NotFound to a create.
-      if (this.#ensureNamespace && error instanceof LeaseApiError && error.kind === 'not-found') {
+      if (this.#ensureNamespace && error instanceof LeaseApiError && error.code === 'not-found') {
         await this.api.ensureNamespace(address.namespace, signal);
         return await this.api.create(address.namespace, body, signal);
       }
@@ -352,9 +352,7 @@ export class NodeLeaseClient extends NodeLeaseObserver {
   #conflict(address: LeaseAddress, operation: string): LeaseApiError {
     return new LeaseApiError(
       `${operation} lease ${address.namespace}/${address.leaseName}: ${maxConflictRetries} conflicting writes in a row`,
-      'conflict',
-      409,
-      'Conflict',
+      { code: 'conflict', status: 409, reason: 'Conflict' },
     );
   }
 

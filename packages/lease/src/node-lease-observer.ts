@@ -56,7 +56,7 @@ export class NodeLeaseObserver {
   protected readonly kubeConfig: KubeConfig;
 
   constructor(options: NodeLeaseObserverOptions) {
-    if (options.kubeConfig === undefined) throw new LeaseConfigError('kubeConfig is required');
+    if (options.kubeConfig === undefined) throw new LeaseConfigError('kubeConfig is required', 'kubeConfig');
     this.kubeConfig = options.kubeConfig;
     this.location = options.location ?? nodeNamedLeases(options.namespace);
     this.timing = resolveLeaseTiming(options.timing);
@@ -68,6 +68,7 @@ export class NodeLeaseObserver {
     if (this.remote !== undefined && !(this.remote.maxClockSkewMs >= 0)) {
       throw new LeaseConfigError(
         `trustRenewTime.maxClockSkewMs must be >= 0 (got ${this.remote.maxClockSkewMs})`,
+        'trustRenewTime.maxClockSkewMs',
       );
     }
     this.api = new LeaseApi(

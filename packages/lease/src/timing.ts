@@ -98,6 +98,7 @@ export function resolveLeaseTiming(options: Partial<LeaseTiming> = {}): LeaseTim
     retryPeriodMs: options.retryPeriodMs ?? Math.round(defaultLeaseTiming.retryPeriodMs * scale),
   };
   const problems = leaseTimingProblems(timing);
-  if (problems.length > 0) throw new LeaseConfigError(`invalid lease timing: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new LeaseConfigError(`invalid lease timing: ${problems.join('; ')}`, 'timing');
   return timing;
 }

@@ -13,6 +13,9 @@ describe('holder identity', () => {
     expect(() => checkHolderIdentity('  ')).toThrow(/required/);
     expect(() => checkHolderIdentity('kubeadm')).toThrow(/reserved prefix 'kubeadm'/);
     expect(() => checkHolderIdentity('kubeadm-alice')).toThrow(LeaseConfigError);
+    expect(() => checkHolderIdentity('kubeadm-alice')).toThrow(
+      expect.objectContaining({ code: 'invalid-config', path: 'holderIdentity' }),
+    );
   });
 
   it('recognises reserved holders by prefix only', () => {

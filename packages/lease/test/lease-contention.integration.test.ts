@@ -40,7 +40,7 @@ it.skipIf(noControlPlane())(
           if (stop.aborted) return;
           // A request that got no answer in time (a loaded machine): the caller tries
           // again, as an agent would. Safety does not depend on it: nothing was believed.
-          if (error instanceof LeaseApiError && error.kind === 'timeout') {
+          if (error instanceof LeaseApiError && error.code === 'timeout') {
             outcomes.timedOut++;
             continue;
           }

@@ -174,8 +174,22 @@ describe.skipIf(noControlPlane())('layout options', () => {
     const client = leaseClient(env.kubeConfig, 'kube-node-maintenance-missing', 'alice');
     await expect(client.tryAcquire('n')).rejects.toMatchObject({
       name: 'LeaseApiError',
-      kind: 'not-found',
+      code: 'not-found',
       status: 404,
+    });
+  });
+
+  it('names the field the server refused (a 422 is tagged invalid, with its path)', async () => {
+    const api = new LeaseApi(env.kubeConfig, 30_000);
+    const name = nodeName('refused');
+    const body = { metadata: { name }, spec: { holderIdentity: 'alice', leaseDurationSeconds: 0 } };
+    await expect(api.create(env.namespace, body)).rejects.toMatchObject({
+      name: 'LeaseApiError',
+      code: 'invalid',
+      status: 422,
+      reason: 'Invalid',
+      path: 'spec.leaseDurationSeconds',
+      message: expect.stringContaining(`create lease ${env.namespace}/${name}`),
     });
   });
 
@@ -191,7 +205,7 @@ describe.skipIf(noControlPlane())('layout options', () => {
         expect.objectContaining({ apiVersion: 'v1', kind: 'Node', name: node, uid: created.metadata?.uid }),
       ]);
       const orphan = leaseClient(env.kubeConfig, env.namespace, 'alice', { ownerReference: true });
-      await expect(orphan.tryAcquire(nodeName('no-such-node'))).rejects.toMatchObject({ kind: 'not-found' });
+      await expect(orphan.tryAcquire(nodeName('no-such-node'))).rejects.toMatchObject({ code: 'not-found' });
     } finally {
       await core.deleteNode({ name: node });
     }

@@ -58,13 +58,13 @@ describe.skipIf(noControlPlane('client-certificates'))('RBAC', () => {
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(LeaseApiError);
-      expect(error).toMatchObject({ kind: 'forbidden', status: 403, reason: 'Forbidden' });
+      expect(error).toMatchObject({ code: 'forbidden', status: 403, reason: 'Forbidden' });
       expect((error as Error).message).toContain(
         `User "mallory" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "${env.namespace}"`,
       );
     }
     const watch = client.watch();
-    await expect(watch.next()).rejects.toMatchObject({ kind: 'forbidden', status: 403 });
+    await expect(watch.next()).rejects.toMatchObject({ code: 'forbidden', status: 403 });
   });
 
   it('a user with the documented Role can take part, and is refused only what it lacks', async () => {
@@ -78,7 +78,7 @@ describe.skipIf(noControlPlane('client-certificates'))('RBAC', () => {
     // The ownerReference option also needs `get nodes`, which this Role does not grant.
     const owning = leaseClient(kubeConfig, env.namespace, 'maintainer', { ownerReference: true });
     await expect(owning.tryAcquire(nodeName('owned'))).rejects.toMatchObject({
-      kind: 'forbidden',
+      code: 'forbidden',
       message: expect.stringContaining('cannot get resource "nodes"'),
     });
   });

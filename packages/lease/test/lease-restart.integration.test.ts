@@ -188,7 +188,7 @@ describe.skipIf(noControlPlane('private-local'))(
       try {
         const error = await dave.inspect(nodeName('hung')).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(LeaseApiError);
-        expect(error).toMatchObject({ kind: 'timeout' });
+        expect(error).toMatchObject({ code: 'timeout' });
         expect((error as Error).message).toMatch(/no answer within the request timeout/);
       } finally {
         process.kill(pid, 'SIGCONT');

@@ -66,6 +66,7 @@ describe('lease timing', () => {
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(LeaseConfigError);
+      expect(error).toMatchObject({ code: 'invalid-config', path: 'timing' });
       expect((error as Error).message).toMatch(/3600.*renewDeadlineMs/);
     }
   });
