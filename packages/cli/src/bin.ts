@@ -7,19 +7,24 @@ import { enableCompileCache } from 'node:module';
 enableCompileCache();
 const { main } = await import('./main.js');
 
-// A reader that stops early (`capi-kit providerid parse < ids | head`) closes the pipe;
-// that is the reader's choice, not an error of ours, so end quietly as other Unix tools do.
-// Any other write error (a full disk: ENOSPC, an unwritable descriptor) means the output is
-// incomplete: said once on stderr, exit 1, never reported as success nor as a stack trace.
+// A failed write on stdout means the output is incomplete, whoever caused it: a full disk
+// (ENOSPC), an unwritable descriptor, or a reader that closed the pipe before reading
+// everything (EPIPE: `capi-kit convert -f big.yaml | head -c1`). A script must not take
+// partial output for a result, so it is said once on stderr and the exit code is 1; never
+// success, never a stack trace. (A stdout closed with `>&-` cannot be told from
+// `>/dev/null`: Node reopens a closed descriptor 0-2 on /dev/null at start-up; see
+// packages/cli/README.md, "Output and write errors".)
 let writeFailed = false;
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   if (!writeFailed) {
     writeFailed = true;
     process.stderr.write(`capi-kit: cannot write to standard output: ${error.code ?? error.message}\n`);
   }
   process.exit(1);
 });
+// A diagnostic that cannot be written has nowhere to be reported; the exit code still says
+// how the command ended (rather than an unhandled 'error' event ending it with a trace).
+process.stderr.on('error', () => {});
 
 // A command is over when main resolves: exit then (once stdout has drained), rather than
 // when the event loop empties. A watch connection that a library's stop() has not torn

@@ -27,23 +27,50 @@ describe('the capi-kit binary', () => {
     expect(r.stderr).toMatch(/^capi-kit: internal error: Error: disk on fire/);
   });
 
-  it('ends quietly with the exit code so far when the reader closes the pipe early (EPIPE)', async () => {
-    // Enough output to overflow any pipe buffer: 20 000 providerIDs, one result line each.
+  /**
+   * Runs the built CLI with its stdout on a pipe whose reader closes after the first chunk,
+   * as `capi-kit … | head -c1` does; stdin is `input`.
+   */
+  async function intoEarlyClosingReader(args: readonly string[], input: string) {
+    const child = spawn(process.execPath, [cliBin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    let firstChunk = 0;
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout.once('data', (chunk: Buffer) => {
+      firstChunk = chunk.length;
+      child.stdout.destroy();
+    });
+    child.stdin.end(input);
+    const [code, signal] = await once(child, 'exit');
+    return { code, signal, stderr, firstChunk };
+  }
+
+  // Both outputs are far larger than a pipe's buffer (64 KiB on Linux), so the reader is
+  // gone before the CLI has written everything, whatever the scheduling.
+  it('reports a reader that closed the pipe early (EPIPE) once, exit 1, no stack trace: convert', async () => {
+    const machines = Array.from(
+      { length: 2000 },
+      (_, i) =>
+        `apiVersion: cluster.k8s.io/v1alpha1\nkind: Machine\nmetadata: {name: worker-${i}, namespace: default}\nspec:\n  versions: {kubelet: 1.16.2}\n  providerSpec: {value: {apiVersion: awsprovider/v1alpha1, kind: AWSMachineProviderSpec, instanceType: m5.large}}\n`,
+    ).join('---\n');
+    expect(machines.length).toBeGreaterThan(256 * 1024); // the output is larger still
+    const run = await intoEarlyClosingReader(['convert', '-f', '-'], machines);
+    expect(run.firstChunk).toBeGreaterThan(0);
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('capi-kit: cannot write to standard output: EPIPE\n');
+  });
+
+  it('reports a reader that closed the pipe early (EPIPE) once, exit 1: providerid parse, streamed', async () => {
+    // 20 000 providerIDs, one result line each.
     const ids = Array.from(
       { length: 20_000 },
       (_, i) => `aws:///eu-west-1a/i-${i.toString(16).padStart(17, '0')}`,
     );
-    const child = spawn(process.execPath, [cliBin, 'providerid', 'parse'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.stdout.once('data', () => child.stdout.destroy());
-    child.stdin.end(`${ids.join('\n')}\n`);
-    const [code] = await once(child, 'exit');
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
+    const run = await intoEarlyClosingReader(['providerid', 'parse'], `${ids.join('\n')}\n`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('capi-kit: cannot write to standard output: EPIPE\n');
   });
 });
