@@ -1,10 +1,14 @@
 import type { LeaseState } from './expiry.js';
+import type { LeaseInspection } from './inspection.js';
 import { isForeign, type LeaseRecord } from './lease-record.js';
 
 /**
- * What a client that wants the lease does after reading it: the decision table of the
- * protocol (docs/lease.md). Pure, so the table is tested row by row.
+ * What a client does after reading the lease: the decision tables of the protocol
+ * (docs/lease.md) for acquire, renew and release. Pure, so each table is tested row by row;
+ * read-decide-write.ts runs them against the server.
  */
+
+/** What a client that wants the lease does after reading it. */
 export type AcquireDecision =
   /** No Lease object: create it. */
   | { readonly action: 'create' }
@@ -29,4 +33,30 @@ export function decideAcquire(
   if (judgement.state === 'free') return { action: 'take', from: 'free', previousHolder: holder };
   if (judgement.state === 'expired') return { action: 'take', from: 'expired', previousHolder: holder };
   return { action: 'refuse', because: 'held', holder };
+}
+
+/** What a holder renewing its lease does after reading it. */
+export type RenewDecision =
+  | { readonly action: 'renew' }
+  /** lost: someone else holds it; absent: it was deleted; foreign: it became a CLE lease. */
+  | { readonly action: 'refuse'; readonly because: 'lost' | 'absent' | 'foreign' };
+
+export function decideRenew(lease: Pick<LeaseInspection, 'state' | 'foreign' | 'heldByMe'>): RenewDecision {
+  if (lease.state === 'absent') return { action: 'refuse', because: 'absent' };
+  if (lease.foreign) return { action: 'refuse', because: 'foreign' };
+  return lease.heldByMe ? { action: 'renew' } : { action: 'refuse', because: 'lost' };
+}
+
+/** What a holder giving its lease up does after reading it: only its own lease is written. */
+export type ReleaseDecision =
+  | { readonly action: 'release' }
+  | { readonly action: 'refuse'; readonly because: 'not-holder' | 'absent' };
+
+export function decideRelease(
+  lease: Pick<LeaseInspection, 'state' | 'foreign' | 'heldByMe'>,
+): ReleaseDecision {
+  if (lease.state === 'absent') return { action: 'refuse', because: 'absent' };
+  return lease.heldByMe && !lease.foreign
+    ? { action: 'release' }
+    : { action: 'refuse', because: 'not-holder' };
 }

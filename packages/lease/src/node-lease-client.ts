@@ -1,6 +1,6 @@
 import type { V1Lease, V1OwnerReference } from '@kubernetes/client-node';
 import { abortableSleep } from './abortable-sleep.js';
-import { decideAcquire } from './decision.js';
+import { type AcquireDecision, decideAcquire, decideRelease, decideRenew } from './decision.js';
 import { LeaseApiError } from './errors.js';
 import { HeldLease } from './held-lease.js';
 import { checkHolderIdentity } from './holder-identity.js';
@@ -9,6 +9,7 @@ import { readLeaseRecord } from './lease-record.js';
 import type { AcquireResult, ReleaseResult, RenewResult } from './lease-results.js';
 import { parseMicroTime, toMicroTime } from './micro-time.js';
 import { NodeLeaseObserver, type NodeLeaseObserverOptions } from './node-lease-observer.js';
+import { type LeaseStep, readDecideWrite } from './read-decide-write.js';
 import { jitteredRetryMs, nextAcquireAttemptMs } from './timing.js';
 
 export type { AcquireResult, ReleaseResult, RenewResult } from './lease-results.js';
@@ -33,11 +34,15 @@ export interface NodeLeaseClientOptions extends NodeLeaseObserverOptions {
   readonly releaseBy?: 'update' | 'delete';
 }
 
-/**
- * Conflicts are normal under contention, but each one means the lease just changed: after
- * this many in a row the attempt gives up with a conflict error instead of spinning.
- */
+/** Conflicting writes in a row after which an operation gives up (see read-decide-write.ts). */
 const maxConflictRetries = 5;
+
+/** How a successful acquisition came about, by the decision that led to the write. */
+const acquiredHow = {
+  create: 'created',
+  renew: 'renewed',
+  take: 'taken',
+} as const satisfies Record<Exclude<AcquireDecision['action'], 'refuse'>, string>;
 
 /**
  * A participant in the node maintenance lease protocol (docs/lease.md): acquires, renews,
@@ -73,49 +78,53 @@ export class NodeLeaseClient extends NodeLeaseObserver {
   async tryAcquire(node: string, options: { signal?: AbortSignal } = {}): Promise<AcquireResult> {
     const { signal } = options;
     const address = this.address(node);
-    return this.#guard(signal, async () => {
-      for (let attempt = 0; attempt < maxConflictRetries; attempt++) {
-        const current = await this.api.read(address.namespace, address.leaseName, signal);
+    return this.#guard(signal, () =>
+      this.#readDecideWrite<AcquireResult>(address, 'acquire', signal, (current) => {
         const record = current === undefined ? undefined : readLeaseRecord(current);
         const inspection = this.judge(address, current, record);
         const decision = decideAcquire(record, this.holderIdentity, inspection);
         if (decision.action === 'refuse') {
-          return { acquired: false, because: decision.because, holder: decision.holder, lease: inspection };
+          return {
+            outcome: {
+              acquired: false,
+              because: decision.because,
+              holder: decision.holder,
+              lease: inspection,
+            },
+          };
         }
-        const now = this.clock.now();
-        const sentAtMs = this.clock.monotonicMs();
-        let written: V1Lease | undefined;
-        if (decision.action === 'create') {
-          written = await this.#create(address, now, signal);
-        } else {
-          const previous = record!;
-          const keep = decision.action === 'renew';
-          written = await this.api.replace(
-            address.namespace,
-            this.#withSpec(current!, {
-              // Renewing keeps acquireTime exactly as written (a Go client's microseconds included).
-              acquireTime: keep && previous.acquireTime !== undefined ? undefined : now,
-              renewTime: now,
-              leaseTransitions: keep ? previous.leaseTransitions : previous.leaseTransitions + 1,
-            }),
-            signal,
-          );
-        }
-        if (written !== undefined) {
-          const how =
-            decision.action === 'create' ? 'created' : decision.action === 'renew' ? 'renewed' : 'taken';
-          return { acquired: true, how, lease: this.#recordOwnWrite(address, written, sentAtMs), sentAtMs };
-        }
-        // 409: another writer got there first. Re-read and decide again.
-      }
-      throw this.#conflict(address, 'acquire');
-    });
+        return {
+          write: async () => {
+            const now = this.clock.now();
+            const sentAtMs = this.clock.monotonicMs();
+            const keep = decision.action === 'renew';
+            const written =
+              decision.action === 'create'
+                ? await this.#create(address, now, signal)
+                : await this.api.replace(
+                    address.namespace,
+                    this.#withSpec(current!, {
+                      // Renewing keeps acquireTime exactly as written (a Go client's microseconds included).
+                      acquireTime: keep && record!.acquireTime !== undefined ? undefined : now,
+                      renewTime: now,
+                      leaseTransitions: keep ? record!.leaseTransitions : record!.leaseTransitions + 1,
+                    }),
+                    signal,
+                  );
+            if (written === undefined) return undefined;
+            const how = acquiredHow[decision.action];
+            return { acquired: true, how, lease: this.#recordOwnWrite(address, written, sentAtMs), sentAtMs };
+          },
+        };
+      }),
+    );
   }
 
   /**
    * Acquires the node's lease, waiting while someone else holds it: retries after a retry
    * period plus up to 120 % jitter (client-go's `wait.Jitter(retryPeriod, 1.2)`), or exactly
-   * when the lease is due to expire by this client's judgement, whichever comes first. A reserved or foreign lease is waited on like a held one.
+   * when the lease is due to expire by this client's judgement, whichever comes first. A
+   * reserved or foreign lease is waited on like a held one.
    *
    * @throws the AbortSignal's reason when aborted; LeaseApiError on API errors other than
    * conflicts (a caller that wants to ride out outages catches and calls again).
@@ -166,27 +175,29 @@ export class NodeLeaseClient extends NodeLeaseObserver {
         }
         this.#written.delete(key);
       }
-      for (let attempt = 0; attempt < maxConflictRetries; attempt++) {
-        const current = await this.api.read(address.namespace, address.leaseName, signal);
+      return await this.#readDecideWrite<RenewResult>(address, 'renew', signal, (current) => {
         const lease = this.judge(address, current);
-        if (current === undefined) return { renewed: false, because: 'absent', holder: undefined, lease };
-        if (lease.foreign) return { renewed: false, because: 'foreign', holder: lease.holder, lease };
-        if (!lease.heldByMe) return { renewed: false, because: 'lost', holder: lease.holder, lease };
-        const now = this.clock.now();
-        const sentAtMs = this.clock.monotonicMs();
-        const written = await this.api.replace(
-          address.namespace,
-          this.#withSpec(current, {
-            renewTime: now,
-            acquireTime: lease.acquireTime === undefined ? now : undefined,
-          }),
-          signal,
-        );
-        if (written !== undefined) {
-          return { renewed: true, lease: this.#recordOwnWrite(address, written, sentAtMs), sentAtMs };
+        const decision = decideRenew(lease);
+        if (decision.action === 'refuse') {
+          return { outcome: { renewed: false, because: decision.because, holder: lease.holder, lease } };
         }
-      }
-      throw this.#conflict(address, 'renew');
+        return {
+          write: async () => {
+            const now = this.clock.now();
+            const sentAtMs = this.clock.monotonicMs();
+            const written = await this.api.replace(
+              address.namespace,
+              this.#withSpec(current!, {
+                renewTime: now,
+                acquireTime: lease.acquireTime === undefined ? now : undefined,
+              }),
+              signal,
+            );
+            if (written === undefined) return undefined;
+            return { renewed: true, lease: this.#recordOwnWrite(address, written, sentAtMs), sentAtMs };
+          },
+        };
+      });
     });
   }
 
@@ -205,38 +216,44 @@ export class NodeLeaseClient extends NodeLeaseObserver {
     const key = this.key(address);
     return this.#guard(signal, async () => {
       this.#written.delete(key);
-      for (let attempt = 0; attempt < maxConflictRetries; attempt++) {
-        const current = await this.api.read(address.namespace, address.leaseName, signal);
+      return await this.#readDecideWrite<ReleaseResult>(address, 'release', signal, (current) => {
         const lease = this.judge(address, current);
-        if (current === undefined) return { released: false, because: 'absent', holder: undefined };
-        if (!lease.heldByMe || lease.foreign)
-          return { released: false, because: 'not-holder', holder: lease.holder };
-        if (this.#releaseBy === 'delete') {
-          if (await this.api.delete(address.namespace, current, signal)) {
-            this.observations.forget(key);
-            return { released: true };
-          }
-          continue;
+        const decision = decideRelease(lease);
+        if (decision.action === 'refuse') {
+          return { outcome: { released: false, because: decision.because, holder: lease.holder } };
         }
-        const now = this.clock.now();
-        const sentAtMs = this.clock.monotonicMs();
-        const written = await this.api.replace(
-          address.namespace,
-          this.#withSpec(current, {
-            holderIdentity: '',
-            leaseDurationSeconds: 1,
-            acquireTime: now,
-            renewTime: now,
-          }),
-          signal,
-        );
-        if (written !== undefined) {
-          this.observations.observeOwnWrite(key, readLeaseRecord(written), sentAtMs);
-          return { released: true };
-        }
-      }
-      throw this.#conflict(address, 'release');
+        return { write: () => this.#giveUp(address, current!, signal) };
+      });
     });
+  }
+
+  /** The release write: delete with preconditions, or an empty holder (undefined on 409). */
+  async #giveUp(
+    address: LeaseAddress,
+    current: V1Lease,
+    signal: AbortSignal | undefined,
+  ): Promise<ReleaseResult | undefined> {
+    const key = this.key(address);
+    if (this.#releaseBy === 'delete') {
+      if (!(await this.api.delete(address.namespace, current, signal))) return undefined;
+      this.observations.forget(key);
+      return { released: true };
+    }
+    const now = this.clock.now();
+    const sentAtMs = this.clock.monotonicMs();
+    const written = await this.api.replace(
+      address.namespace,
+      this.#withSpec(current, {
+        holderIdentity: '',
+        leaseDurationSeconds: 1,
+        acquireTime: now,
+        renewTime: now,
+      }),
+      signal,
+    );
+    if (written === undefined) return undefined;
+    this.observations.observeOwnWrite(key, readLeaseRecord(written), sentAtMs);
+    return { released: true };
   }
 
   /**
@@ -269,6 +286,21 @@ export class NodeLeaseClient extends NodeLeaseObserver {
   /** Forgets the cached written version of a lease (used when a hold ends). */
   forgetWritten(node: string): void {
     this.#written.delete(this.key(this.address(node)));
+  }
+
+  /** acquire, renew and release: one read-decide-write loop (read-decide-write.ts) on this lease. */
+  #readDecideWrite<T>(
+    address: LeaseAddress,
+    operation: 'acquire' | 'renew' | 'release',
+    signal: AbortSignal | undefined,
+    decide: (current: V1Lease | undefined) => LeaseStep<T>,
+  ): Promise<T> {
+    return readDecideWrite(
+      () => this.api.read(address.namespace, address.leaseName, signal),
+      decide,
+      maxConflictRetries,
+      () => this.#conflict(address, operation),
+    );
   }
 
   #recordOwnWrite(address: LeaseAddress, written: V1Lease, sentAtMs: number): LeaseInspection {

@@ -1,8 +1,15 @@
 import type { V1Lease } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { decideAcquire } from '../src/decision.js';
-import { judgeExpiry, ObservationLog } from '../src/expiry.js';
+import {
+  decideAcquire,
+  decideRelease,
+  decideRenew,
+  type ReleaseDecision,
+  type RenewDecision,
+} from '../src/decision.js';
+import { judgeExpiry, type LeaseState, ObservationLog } from '../src/expiry.js';
 import { readLeaseRecord } from '../src/lease-record.js';
+import { readDecideWrite } from '../src/read-decide-write.js';
 import { FakeClock } from './helpers/fake-clock.js';
 
 const fallback = 60;
@@ -177,5 +184,100 @@ describe('acquire decision table', () => {
       action: 'refuse',
       because: 'foreign',
     });
+  });
+});
+
+describe('renew and release decision tables', () => {
+  type Seen = { state: LeaseState; foreign: boolean; heldByMe: boolean };
+  const rows: ReadonlyArray<[string, Seen, RenewDecision, ReleaseDecision]> = [
+    [
+      'absent',
+      { state: 'absent', foreign: false, heldByMe: false },
+      { action: 'refuse', because: 'absent' },
+      { action: 'refuse', because: 'absent' },
+    ],
+    ['mine', { state: 'held', foreign: false, heldByMe: true }, { action: 'renew' }, { action: 'release' }],
+    [
+      'mine, judged expired',
+      { state: 'expired', foreign: false, heldByMe: true },
+      { action: 'renew' },
+      { action: 'release' },
+    ],
+    [
+      "someone else's",
+      { state: 'held', foreign: false, heldByMe: false },
+      { action: 'refuse', because: 'lost' },
+      { action: 'refuse', because: 'not-holder' },
+    ],
+    [
+      'free',
+      { state: 'free', foreign: false, heldByMe: false },
+      { action: 'refuse', because: 'lost' },
+      { action: 'refuse', because: 'not-holder' },
+    ],
+    [
+      'foreign, even mine',
+      { state: 'held', foreign: true, heldByMe: true },
+      { action: 'refuse', because: 'foreign' },
+      { action: 'refuse', because: 'not-holder' },
+    ],
+  ];
+  it.each(rows)('%s', (_, seen, renew, release) => {
+    expect(decideRenew(seen)).toEqual(renew);
+    expect(decideRelease(seen)).toEqual(release);
+  });
+});
+
+describe('readDecideWrite', () => {
+  const conflict = () => new Error('too many conflicts');
+  const leaseAt = (resourceVersion: string): V1Lease => ({ metadata: { name: 'n', resourceVersion } });
+
+  it('re-reads and decides again after each 409, writing what the latest read decided', async () => {
+    const versions = ['1', '2', '3'];
+    const seen: Array<string | undefined> = [];
+    const result = await readDecideWrite(
+      async () => leaseAt(versions.shift()!),
+      (current) => ({
+        write: async () => {
+          seen.push(current?.metadata?.resourceVersion);
+          // The first two writes answer 409 Conflict.
+          return seen.length < 3 ? undefined : `wrote over ${current?.metadata?.resourceVersion}`;
+        },
+      }),
+      5,
+      conflict,
+    );
+    expect(result).toBe('wrote over 3');
+    expect(seen).toEqual(['1', '2', '3']);
+  });
+
+  it('returns an outcome that needs no write without writing', async () => {
+    let writes = 0;
+    const decide = (current: V1Lease | undefined) =>
+      current === undefined
+        ? { outcome: 'absent' }
+        : {
+            write: async () => {
+              writes++;
+              return 'written';
+            },
+          };
+    expect(await readDecideWrite(async () => undefined, decide, 5, conflict)).toBe('absent');
+    expect(writes).toBe(0);
+  });
+
+  it('gives up after the given number of conflicts in a row instead of spinning', async () => {
+    let reads = 0;
+    const forever = readDecideWrite(
+      async () => {
+        reads++;
+        return leaseAt(String(reads));
+      },
+      () => ({ write: async () => undefined }),
+      5,
+      conflict,
+    );
+    await expect(forever).rejects.toThrow('too many conflicts');
+    expect(reads).toBe(5);
   });
 });
