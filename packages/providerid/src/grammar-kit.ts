@@ -39,6 +39,24 @@ export function checkScheme(
   return undefined;
 }
 
+/**
+ * Every grammar's first step: `read` gets the text after "://" once `id`'s scheme is one of
+ * `schemes` (the scheme's error otherwise). With `bare`, an ID without a scheme is read as
+ * it stands, scheme '': for clouds whose own parser accepts the bare form, when the caller
+ * has decided it may (the cloud is named, or the string has the cloud's bare shape).
+ */
+export function readAfterScheme(
+  cloud: string,
+  id: SplitProviderID,
+  schemes: readonly string[],
+  read: (rest: string, scheme: string) => FieldsResult,
+  bare = false,
+): FieldsResult {
+  if (bare && id.scheme === '') return read(id.rest, '');
+  const bad = checkScheme(cloud, id, schemes);
+  return bad ? left(bad) : read(id.rest, id.scheme);
+}
+
 export const malformed = (cloud: string, message: string): FieldsResult =>
   left(providerIDError('malformed', message, { cloud }));
 
@@ -110,15 +128,37 @@ export function missingField(cloud: string, field: string): Either<ProviderIDErr
   return left(providerIDError('invalid-field', `${field} is required`, { cloud, field }));
 }
 
-/** A field read from one '/'-separated segment; an `optional` one may be empty. */
+/**
+ * For `format`: reads the fields `names` (as `readField` does), each required, and writes
+ * them with `write`; the first one missing is reported instead.
+ */
+export function formatFields<const N extends string>(
+  cloud: string,
+  fields: Readonly<Record<string, unknown>>,
+  names: readonly N[],
+  write: (values: Readonly<Record<N, string>>) => string,
+): Either<ProviderIDError, string> {
+  const values = {} as Record<N, string>;
+  for (const name of names) {
+    const value = readField(fields, name);
+    if (value === undefined) return missingField(cloud, name);
+    values[name] = value;
+  }
+  return formatted(write(values));
+}
+
+/** A field read from one segment of the ID; an `optional` one may be empty. */
 export interface SegmentField {
   readonly name: string;
   readonly optional?: boolean;
+  /** How errors name the field ('the server ID'); the field name by default. */
+  readonly label?: string;
 }
 
 /**
  * Reads `segments` (already counted by the caller) into the fields `names`, in order:
- * each must be a token, or empty when its field is optional.
+ * each must be a token, or empty when its field is optional. Segments beyond `names`
+ * are not read.
  */
 export function readSegments(
   cloud: string,
@@ -128,14 +168,46 @@ export function readSegments(
 ): FieldsResult {
   const fields: Record<string, string> = { scheme };
   for (let i = 0; i < names.length; i++) {
-    const { name, optional } = names[i]!;
+    const { name, optional, label = name } = names[i]!;
     const value = segments[i]!;
     if (!(optional && value === '') && !isToken(value)) {
-      return invalidField(cloud, name, `${name} is empty or contains spaces`);
+      return invalidField(
+        cloud,
+        name,
+        `${label} ${optional ? 'contains' : 'is empty or contains'} "/" or spaces`,
+      );
     }
     fields[name] = value;
   }
   return right(fields as ProviderIDFields);
+}
+
+/** One shape of a '/'-separated ID: its fields by position, and values every ID of that shape has. */
+export interface SegmentLayout {
+  readonly fields: readonly SegmentField[];
+  /** Added to what the layout reads (`legacy: true`, or what a short form leaves implied). */
+  readonly implied?: Readonly<Record<string, string | boolean>>;
+}
+
+/**
+ * Reads `rest`, split at '/', with the layout that has as many fields as there are
+ * segments (a cloud's legacy short form beside its current one); when none has, the ID is
+ * malformed and `expected` says what it should look like.
+ */
+export function readLayouts(
+  cloud: string,
+  scheme: string,
+  rest: string,
+  layouts: readonly SegmentLayout[],
+  expected: string,
+): FieldsResult {
+  const segments = rest.split('/');
+  const layout = layouts.find((l) => l.fields.length === segments.length);
+  if (layout === undefined) return malformed(cloud, `expected ${expected} (got ${segments.length} segments)`);
+  const read = readSegments(cloud, scheme, segments, layout.fields);
+  return layout.implied === undefined || read._tag === 'Left'
+    ? read
+    : right({ ...read.right, ...layout.implied });
 }
 
 /** For `format`: `prefix` and the fields `names` joined by '/' (absent optional ones empty). */
@@ -216,28 +288,29 @@ export function singleTokenGrammar(spec: SingleTokenCloud): CloudProviderIDGramm
       return invalidField(cloud, field, `${field} must be ${rule.expected} (got '${token}')`);
     return right({ scheme, [field]: token });
   };
+  const readAfterSlashes = (rest: string, scheme: string): FieldsResult => {
+    let lead = 0;
+    while (lead < rest.length && rest.charCodeAt(lead) === 0x2f) lead++;
+    if (!slashes.includes(lead)) {
+      const want = slashes.map((n) => `${scheme}://${'/'.repeat(n)}<${field}>`).join(' or ');
+      return malformed(cloud, `expected ${want}`);
+    }
+    return readToken(rest.slice(lead), scheme);
+  };
   return {
     cloud,
     title: spec.title,
     schemes,
     parse(id, named) {
       if (id.scheme === '' && named && spec.bareWhenNamed) return readToken(id.rest, '');
-      const bad = checkScheme(cloud, id, schemes);
-      if (bad) return left(bad);
-      let lead = 0;
-      while (lead < id.rest.length && id.rest.charCodeAt(lead) === 0x2f) lead++;
-      if (!slashes.includes(lead)) {
-        const want = slashes.map((n) => `${id.scheme}://${'/'.repeat(n)}<${field}>`).join(' or ');
-        return malformed(cloud, `expected ${want}`);
-      }
-      return readToken(id.rest.slice(lead), id.scheme);
+      return readAfterScheme(cloud, id, schemes, readAfterSlashes);
     },
-    format(fields) {
-      const token = readField(fields, field);
-      if (token === undefined) return missingField(cloud, field);
-      const written = rule.canonical ? rule.canonical(token) : token;
-      return formatted(`${chosenScheme(fields, schemes)}://${'/'.repeat(slashes[0]!)}${written}`);
-    },
+    format: (fields) =>
+      formatFields(cloud, fields, [field], (values) => {
+        const token = values[field]!;
+        const written = rule.canonical ? rule.canonical(token) : token;
+        return `${chosenScheme(fields, schemes)}://${'/'.repeat(slashes[0]!)}${written}`;
+      }),
     identity: (fields): InstanceIdentity => ({ space: cloud, parts: [fold(String(fields[field]))] }),
   };
 }
@@ -248,28 +321,24 @@ export interface PositionalSpec {
   readonly title: string;
   readonly scheme: string;
   readonly fields: readonly SegmentField[];
+  /** What an ID looks like, for errors (default: the scheme and `<field>` placeholders). */
+  readonly expected?: string;
 }
 
 /**
- * A grammar for clouds that publish their ID format but no parser (IBM): fields read by
+ * A grammar for clouds whose IDs are a fixed list of fields (IBM, GCE): fields read by
  * position, the segment count fixed, identity every field.
  */
 export function positionalGrammar(spec: PositionalSpec): CloudProviderIDGrammar {
   const { cloud, scheme } = spec;
-  const shape = `${scheme}://${spec.fields.map((f) => `<${f.name}>`).join('/')}`;
+  const shape = spec.expected ?? `${scheme}://${spec.fields.map((f) => `<${f.name}>`).join('/')}`;
+  const layouts = [{ fields: spec.fields }];
+  const readPositions = (rest: string, scheme: string) => readLayouts(cloud, scheme, rest, layouts, shape);
   return {
     cloud,
     title: spec.title,
     schemes: [scheme],
-    parse(id) {
-      const bad = checkScheme(cloud, id, [scheme]);
-      if (bad) return left(bad);
-      const segments = id.rest.split('/');
-      if (segments.length !== spec.fields.length) {
-        return malformed(cloud, `expected ${shape} (${spec.fields.length} segments, got ${segments.length})`);
-      }
-      return readSegments(cloud, id.scheme, segments, spec.fields);
-    },
+    parse: (id) => readAfterScheme(cloud, id, [scheme], readPositions),
     format: (fields) => formatSegments(cloud, `${scheme}://`, fields, spec.fields),
     identity: (fields) => ({ space: cloud, parts: spec.fields.map((f) => String(fields[f.name])) }),
   };

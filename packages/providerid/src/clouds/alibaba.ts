@@ -1,14 +1,11 @@
-import { left, right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
   type FieldsResult,
-  formatted,
-  invalidField,
-  isToken,
+  formatFields,
   malformed,
-  missingField,
+  readAfterScheme,
   readField,
+  readSegments,
 } from '../kit.js';
 
 const CLOUD = 'alibaba';
@@ -17,22 +14,22 @@ const SCHEME = 'alicloud';
 // me-, na-, sa-, af-), so host names like `ip-10-0-0-1.ec2.internal` are not claimed.
 const BARE_SHAPE = /^(?:cn|ap|us|eu|me|na|sa|af)-[a-z0-9-]+\.[A-Za-z0-9_-]+$/;
 
+const FIELDS = [
+  { name: 'region', label: 'the region' },
+  { name: 'instanceId', label: 'the instance ID' },
+  { name: 'suffix', label: 'the text after the instance ID' },
+];
+
 // The cloud controller splits on '.' and reads parts 0 and 1, ignoring any further parts;
 // those are kept as `suffix` so the ID can be written back as it was.
 function readRegionDotInstance(text: string, scheme: string): FieldsResult {
   const dot = text.indexOf('.');
   if (dot < 0) return malformed(CLOUD, 'expected <region>.<instance-id>');
   const next = text.indexOf('.', dot + 1);
-  const region = text.slice(0, dot);
-  const instanceId = next < 0 ? text.slice(dot + 1) : text.slice(dot + 1, next);
-  if (!isToken(region)) return invalidField(CLOUD, 'region', 'the region is empty or contains spaces');
-  if (!isToken(instanceId))
-    return invalidField(CLOUD, 'instanceId', 'the instance ID is empty or contains spaces');
-  if (next < 0) return right({ scheme, region, instanceId });
-  const suffix = text.slice(next + 1);
-  if (!isToken(suffix))
-    return invalidField(CLOUD, 'suffix', 'the text after the instance ID is empty or contains spaces');
-  return right({ scheme, region, instanceId, suffix });
+  const parts = [text.slice(0, dot)];
+  if (next < 0) parts.push(text.slice(dot + 1));
+  else parts.push(text.slice(dot + 1, next), text.slice(next + 1));
+  return readSegments(CLOUD, scheme, parts, FIELDS.slice(0, parts.length));
 }
 
 /**
@@ -46,20 +43,13 @@ export const alibabaProviderID: CloudProviderIDGrammar = {
   title: 'Alibaba Cloud',
   schemes: [SCHEME],
   claimsBare: (input) => BARE_SHAPE.test(input),
-  parse(id, named) {
-    if (id.scheme === '' && (named || BARE_SHAPE.test(id.rest))) return readRegionDotInstance(id.rest, '');
-    const bad = checkScheme(CLOUD, id, [SCHEME]);
-    if (bad) return left(bad);
-    return readRegionDotInstance(id.rest, id.scheme);
-  },
-  format(fields) {
-    const region = readField(fields, 'region');
-    const instanceId = readField(fields, 'instanceId');
-    if (region === undefined) return missingField(CLOUD, 'region');
-    if (instanceId === undefined) return missingField(CLOUD, 'instanceId');
-    const suffix = readField(fields, 'suffix');
-    const tail = suffix === undefined ? '' : `.${suffix}`;
-    return formatted(`${fields.scheme === SCHEME ? `${SCHEME}://` : ''}${region}.${instanceId}${tail}`);
-  },
+  parse: (id, named) =>
+    readAfterScheme(CLOUD, id, [SCHEME], readRegionDotInstance, named || BARE_SHAPE.test(id.rest)),
+  format: (fields) =>
+    formatFields(CLOUD, fields, ['region', 'instanceId'], ({ region, instanceId }) => {
+      const suffix = readField(fields, 'suffix');
+      const tail = suffix === undefined ? '' : `.${suffix}`;
+      return `${fields.scheme === SCHEME ? `${SCHEME}://` : ''}${region}.${instanceId}${tail}`;
+    }),
   identity: (fields) => ({ space: CLOUD, parts: [String(fields.region), String(fields.instanceId)] }),
 };

@@ -1,12 +1,11 @@
-import { left, right } from 'fp-ts/lib/Either.js';
+import { right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
   type FieldsResult,
-  formatted,
+  formatFields,
   invalidField,
-  missingField,
   type ProviderIDFields,
+  readAfterScheme,
   readField,
 } from '../kit.js';
 
@@ -63,6 +62,10 @@ function readPath(host: string, path: string, scheme: string): FieldsResult {
   return right(middle.length > 0 ? { ...fields, middle: middle.join('/') } : fields);
 }
 
+// A bare ID (scheme '') is all path: the AWS cloud provider reads it as `aws:////<id>`.
+const readHostAndPath = (rest: string, scheme: string) =>
+  scheme === '' ? readPath('', rest, '') : readPath(...splitHost(rest), scheme);
+
 /**
  * AWS EC2 and EKS Fargate: `aws:///<zone>/<instance-id>`, `aws:////<instance-id>`,
  * `aws://<zone>/<instance-id>`, Fargate `aws:///<zone>/<token>/fargate-<node>`. A bare
@@ -75,19 +78,14 @@ export const awsProviderID: CloudProviderIDGrammar = {
   title: 'AWS EC2 / EKS Fargate',
   schemes: ['aws'],
   claimsBare: (input) => EC2_INSTANCE_ID.test(input),
-  parse(id, named) {
-    if (id.scheme === '' && (named || EC2_INSTANCE_ID.test(id.rest))) return readPath('', id.rest, '');
-    const bad = checkScheme(CLOUD, id, ['aws']);
-    if (bad) return left(bad);
-    return readPath(...splitHost(id.rest), id.scheme);
-  },
-  format(fields) {
-    const instanceId = readField(fields, 'instanceId');
-    if (instanceId === undefined) return missingField(CLOUD, 'instanceId');
-    const zone = readField(fields, 'zone') ?? '';
-    const middle = readField(fields, 'middle') ?? '';
-    return formatted(`aws:///${zone}/${middle === '' ? '' : `${middle}/`}${instanceId}`);
-  },
+  parse: (id, named) =>
+    readAfterScheme(CLOUD, id, ['aws'], readHostAndPath, named || EC2_INSTANCE_ID.test(id.rest)),
+  format: (fields) =>
+    formatFields(CLOUD, fields, ['instanceId'], ({ instanceId }) => {
+      const zone = readField(fields, 'zone') ?? '';
+      const middle = readField(fields, 'middle') ?? '';
+      return `aws:///${zone}/${middle === '' ? '' : `${middle}/`}${instanceId}`;
+    }),
   // AWS-shaped IDs whose instance is not `i-…` (Outscale placeholders, test fixtures) still
   // name their instance by the last token, with the zone as qualifier: `aws:///t-1` then
   // matches `aws://us-west-2/t-1` as Cluster API <= v1.2 did.

@@ -1,16 +1,15 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
   type FieldsResult,
-  formatted,
+  formatFields,
   invalidField,
   isToken,
   malformed,
-  missingField,
   type ProviderIDError,
   type ProviderIDFields,
   providerIDError,
+  readAfterScheme,
   readField,
 } from '../kit.js';
 
@@ -20,6 +19,11 @@ const SCHEME = 'azure';
 // ARM keywords compare case-insensitively (AKS machine pools write them lower-cased).
 const same = (a: string | undefined, b: string) => a !== undefined && a.toLowerCase() === b.toLowerCase();
 const DIGITS = /^[0-9]+$/;
+// The fields every VM's resource ID starts with, and that start as `format` writes it
+// (the resource group lower-cased, as the cloud provider writes it).
+const GROUP = ['subscriptionId', 'resourceGroup'] as const;
+const computePrefix = (v: Readonly<Record<(typeof GROUP)[number], string>>) =>
+  `azure:///subscriptions/${v.subscriptionId}/resourceGroups/${v.resourceGroup.toLowerCase()}/providers/Microsoft.Compute`;
 
 /**
  * Reads an ARM resource path `/subscriptions/<sub>/resourceGroups/<rg>/providers/
@@ -85,28 +89,19 @@ export const azureProviderID: CloudProviderIDGrammar = {
   title: 'Microsoft Azure (VM, availability set, VMSS uniform and flex, AKS)',
   schemes: [SCHEME],
   claimsBare: (input) => input.startsWith('/subscriptions/'),
-  parse(id) {
-    if (id.scheme === '' && id.rest.startsWith('/')) return readResourcePath(id.rest, '');
-    const bad = checkScheme(CLOUD, id, [SCHEME]);
-    if (bad) return left(bad);
-    return readResourcePath(id.rest, id.scheme);
-  },
+  parse: (id) => readAfterScheme(CLOUD, id, [SCHEME], readResourcePath, id.rest.startsWith('/')),
   format(fields) {
-    const subscriptionId = readField(fields, 'subscriptionId');
-    const resourceGroup = readField(fields, 'resourceGroup');
-    if (subscriptionId === undefined) return missingField(CLOUD, 'subscriptionId');
-    if (resourceGroup === undefined) return missingField(CLOUD, 'resourceGroup');
-    const prefix = `azure:///subscriptions/${subscriptionId}/resourceGroups/${resourceGroup.toLowerCase()}/providers/Microsoft.Compute`;
-    const vmName = readField(fields, 'vmName');
-    const vmssName = readField(fields, 'vmssName');
-    const vmssInstanceId = readField(fields, 'vmssInstanceId');
-    if (vmssName !== undefined || vmssInstanceId !== undefined) {
-      if (vmssName === undefined) return missingField(CLOUD, 'vmssName');
-      if (vmssInstanceId === undefined) return missingField(CLOUD, 'vmssInstanceId');
-      return formatted(`${prefix}/virtualMachineScaleSets/${vmssName}/virtualMachines/${vmssInstanceId}`);
+    if (readField(fields, 'vmssName') !== undefined || readField(fields, 'vmssInstanceId') !== undefined) {
+      return formatFields(CLOUD, fields, [...GROUP, 'vmssName', 'vmssInstanceId'], (v) => {
+        return `${computePrefix(v)}/virtualMachineScaleSets/${v.vmssName}/virtualMachines/${v.vmssInstanceId}`;
+      });
     }
-    if (vmName === undefined) return missingField(CLOUD, 'vmName');
-    return formatted(`${prefix}/virtualMachines/${vmName}`);
+    return formatFields(
+      CLOUD,
+      fields,
+      [...GROUP, 'vmName'],
+      (v) => `${computePrefix(v)}/virtualMachines/${v.vmName}`,
+    );
   },
   identity(fields: ProviderIDFields) {
     const sub = String(fields.subscriptionId).toLowerCase();

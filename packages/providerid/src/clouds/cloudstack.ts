@@ -1,16 +1,12 @@
-import { left, right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
   chosenScheme,
   type FieldsResult,
   foldUUID,
-  formatted,
-  invalidField,
-  isToken,
+  formatFields,
   malformed,
-  missingField,
-  readField,
+  readAfterScheme,
+  readSegments,
 } from '../kit.js';
 
 const CLOUD = 'cloudstack';
@@ -18,12 +14,18 @@ const CLOUD = 'cloudstack';
 const CCM_SCHEME = 'external-cloudstack';
 /** Written by Cluster API Provider CloudStack (CAPC), with three slashes. */
 const CAPC_SCHEME = 'cloudstack';
+const SCHEMES = [CCM_SCHEME, CAPC_SCHEME];
 const SLASHES: Record<string, string> = { [CCM_SCHEME]: '', [CAPC_SCHEME]: '/' };
+const FIELDS = [{ name: 'instanceId', label: 'the VM ID' }];
 
-function readInstance(token: string, scheme: string): FieldsResult {
-  if (!isToken(token))
-    return invalidField(CLOUD, 'instanceId', 'the VM ID is empty or contains "/" or spaces');
-  return right({ scheme, instanceId: token });
+const readInstance = (token: string, scheme: string) => readSegments(CLOUD, scheme, [token], FIELDS);
+
+function readAfterSlashes(rest: string, scheme: string): FieldsResult {
+  const lead = SLASHES[scheme]!;
+  if (!rest.startsWith(lead) || rest.charAt(lead.length) === '/') {
+    return malformed(CLOUD, `expected ${scheme}://${lead}<vm-id>`);
+  }
+  return readInstance(rest.slice(lead.length), scheme);
 }
 
 /**
@@ -35,23 +37,16 @@ function readInstance(token: string, scheme: string): FieldsResult {
 export const cloudstackProviderID: CloudProviderIDGrammar = {
   cloud: CLOUD,
   title: 'Apache CloudStack',
-  schemes: [CCM_SCHEME, CAPC_SCHEME],
-  parse(id, named) {
-    if (id.scheme === '' && named) return readInstance(id.rest, '');
-    const bad = checkScheme(CLOUD, id, [CCM_SCHEME, CAPC_SCHEME]);
-    if (bad) return left(bad);
-    const lead = SLASHES[id.scheme]!;
-    if (!id.rest.startsWith(lead) || id.rest.charAt(lead.length) === '/') {
-      return malformed(CLOUD, `expected ${id.scheme}://${lead}<vm-id>`);
-    }
-    return readInstance(id.rest.slice(lead.length), id.scheme);
-  },
-  format(fields) {
-    const instanceId = readField(fields, 'instanceId');
-    if (instanceId === undefined) return missingField(CLOUD, 'instanceId');
-    const scheme = chosenScheme(fields, [CCM_SCHEME, CAPC_SCHEME]);
-    return formatted(`${scheme}://${SLASHES[scheme]}${instanceId}`);
-  },
+  schemes: SCHEMES,
+  parse: (id, named) =>
+    id.scheme === '' && named
+      ? readInstance(id.rest, '')
+      : readAfterScheme(CLOUD, id, SCHEMES, readAfterSlashes),
+  format: (fields) =>
+    formatFields(CLOUD, fields, ['instanceId'], ({ instanceId }) => {
+      const scheme = chosenScheme(fields, SCHEMES);
+      return `${scheme}://${SLASHES[scheme]}${instanceId}`;
+    }),
   identity: (fields) => ({ space: CLOUD, parts: [foldUUID(String(fields.instanceId))] }),
 };
 

@@ -1,16 +1,12 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
-  formatSegments,
-  malformed,
   type ProviderIDError,
+  positionalGrammar,
   providerIDError,
-  readSegments,
 } from '../kit.js';
 
 const CLOUD = 'gce';
-const FIELDS = [{ name: 'project' }, { name: 'zone' }, { name: 'instanceName' }];
 
 /**
  * Google Compute Engine: `gce://<project>/<zone>/<instance-name>`, exactly three non-empty
@@ -18,25 +14,13 @@ const FIELDS = [{ name: 'project' }, { name: 'zone' }, { name: 'instanceName' }]
  * instance names are unique only within a project and zone, so same-name instances in
  * different zones or projects are different machines.
  */
-export const gceProviderID: CloudProviderIDGrammar = {
+export const gceProviderID: CloudProviderIDGrammar = positionalGrammar({
   cloud: CLOUD,
   title: 'Google Compute Engine',
-  schemes: ['gce'],
-  parse(id) {
-    const bad = checkScheme(CLOUD, id, ['gce']);
-    if (bad) return left(bad);
-    const segments = id.rest.split('/');
-    if (segments.length !== 3) {
-      return malformed(
-        CLOUD,
-        `expected gce://<project>/<zone>/<instance-name> (got ${segments.length} segments)`,
-      );
-    }
-    return readSegments(CLOUD, id.scheme, segments, FIELDS);
-  },
-  format: (fields) => formatSegments(CLOUD, 'gce://', fields, FIELDS),
-  identity: (fields) => ({ space: CLOUD, parts: FIELDS.map(({ name }) => String(fields[name])) }),
-};
+  scheme: 'gce',
+  fields: [{ name: 'project' }, { name: 'zone' }, { name: 'instanceName' }],
+  expected: 'gce://<project>/<zone>/<instance-name>',
+});
 
 // https://www.googleapis.com/compute/v1/projects/<p>/zones/<z>/instances/<n>
 const RESOURCE_URL_KEYWORDS = ['projects', 'zones', 'instances'] as const;

@@ -1,18 +1,31 @@
-import { left, right } from 'fp-ts/lib/Either.js';
+import { right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
   canonicalInteger,
-  checkScheme,
-  formatted,
+  type FieldsResult,
+  formatFields,
   invalidField,
   isInt64Text,
-  missingField,
-  readField,
+  type ProviderIDFields,
+  readAfterScheme,
 } from '../kit.js';
 
 const CLOUD = 'hetzner';
 // Syself's CAPH wrote robot (dedicated) servers as hcloud://bm-<number> before hrobot://.
 const LEGACY_ROBOT_PREFIX = 'bm-';
+
+function readServer(rest: string, scheme: string): FieldsResult {
+  const legacy = scheme === 'hcloud' && rest.startsWith(LEGACY_ROBOT_PREFIX);
+  const number = legacy ? rest.slice(LEGACY_ROBOT_PREFIX.length) : rest;
+  if (!isInt64Text(number)) {
+    return invalidField(CLOUD, 'serverId', `the server ID must be a decimal int64 (got '${number}')`);
+  }
+  if (scheme === 'hrobot') return right({ scheme, serverId: number, serverType: 'robot' });
+  const fields: ProviderIDFields = legacy
+    ? { scheme, serverId: number, serverType: 'robot', legacyRobotPrefix: true }
+    : { scheme, serverId: number, serverType: 'cloud' };
+  return right(fields);
+}
 
 /**
  * Hetzner: cloud servers `hcloud://<id>`; dedicated (Robot) servers `hrobot://<number>` or
@@ -24,31 +37,12 @@ export const hetznerProviderID: CloudProviderIDGrammar = {
   cloud: CLOUD,
   title: 'Hetzner (Cloud and Robot)',
   schemes: ['hcloud', 'hrobot'],
-  parse(id) {
-    const bad = checkScheme(CLOUD, id, ['hcloud', 'hrobot']);
-    if (bad) return left(bad);
-    const legacy = id.scheme === 'hcloud' && id.rest.startsWith(LEGACY_ROBOT_PREFIX);
-    const number = legacy ? id.rest.slice(LEGACY_ROBOT_PREFIX.length) : id.rest;
-    if (!isInt64Text(number)) {
-      return invalidField(CLOUD, 'serverId', `the server ID must be a decimal int64 (got '${number}')`);
-    }
-    if (id.scheme === 'hrobot') return right({ scheme: id.scheme, serverId: number, serverType: 'robot' });
-    return right(
-      legacy
-        ? { scheme: id.scheme, serverId: number, serverType: 'robot', legacyRobotPrefix: true }
-        : { scheme: id.scheme, serverId: number, serverType: 'cloud' },
-    );
-  },
-  format(fields) {
-    const serverId = readField(fields, 'serverId');
-    if (serverId === undefined) return missingField(CLOUD, 'serverId');
-    if (fields.serverType === 'robot') {
-      return formatted(
-        fields.legacyRobotPrefix === true ? `hcloud://bm-${serverId}` : `hrobot://${serverId}`,
-      );
-    }
-    return formatted(`hcloud://${serverId}`);
-  },
+  parse: (id) => readAfterScheme(CLOUD, id, ['hcloud', 'hrobot'], readServer),
+  format: (fields) =>
+    formatFields(CLOUD, fields, ['serverId'], ({ serverId }) => {
+      if (fields.serverType !== 'robot') return `hcloud://${serverId}`;
+      return fields.legacyRobotPrefix === true ? `hcloud://bm-${serverId}` : `hrobot://${serverId}`;
+    }),
   identity: (fields) => ({
     space: CLOUD,
     parts: [String(fields.serverType), canonicalInteger(String(fields.serverId))],

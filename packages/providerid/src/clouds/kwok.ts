@@ -1,13 +1,5 @@
 import { left, right } from 'fp-ts/lib/Either.js';
-import {
-  type CloudProviderIDGrammar,
-  checkScheme,
-  formatted,
-  invalidField,
-  isToken,
-  missingField,
-  readField,
-} from '../kit.js';
+import { type CloudProviderIDGrammar, checkScheme, formatFields, invalidField, isToken } from '../kit.js';
 
 const CLOUD = 'kwok';
 
@@ -28,10 +20,9 @@ export const kwokProviderID: CloudProviderIDGrammar = {
     if (shortForm) return right({ scheme: id.scheme, nodeName: id.rest, shortForm: true });
     return right({ scheme: id.scheme, nodeName: id.rest });
   },
-  format(fields) {
-    const nodeName = readField(fields, 'nodeName');
-    if (nodeName === undefined) return missingField(CLOUD, 'nodeName');
-    return formatted(fields.shortForm === true ? `kwok:${nodeName}` : `kwok://${nodeName}`);
-  },
+  format: (fields) =>
+    formatFields(CLOUD, fields, ['nodeName'], ({ nodeName }) =>
+      fields.shortForm === true ? `kwok:${nodeName}` : `kwok://${nodeName}`,
+    ),
   identity: (fields) => ({ space: CLOUD, parts: [String(fields.nodeName)] }),
 };

@@ -1,19 +1,20 @@
-import { left, right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
+  formatFields,
   formatSegments,
-  formatted,
-  invalidField,
-  isToken,
-  malformed,
-  missingField,
+  readAfterScheme,
   readField,
-  readSegments,
+  readLayouts,
 } from '../kit.js';
 
 const CLOUD = 'metal3';
 const CURRENT = [{ name: 'namespace' }, { name: 'bmhName' }, { name: 'metal3MachineName' }];
+const LAYOUTS = [
+  { fields: CURRENT },
+  { fields: [{ name: 'bmhUid', label: 'the BareMetalHost UID' }], implied: { legacy: true } },
+];
+const EXPECTED = 'metal3://<namespace>/<bmh>/<metal3machine> or legacy metal3://<bmh-uid>';
+const readHost = (rest: string, scheme: string) => readLayouts(CLOUD, scheme, rest, LAYOUTS, EXPECTED);
 
 /**
  * Metal3: `metal3://<namespace>/<baremetalhost>/<metal3machine>`, and the legacy
@@ -26,27 +27,12 @@ export const metal3ProviderID: CloudProviderIDGrammar = {
   cloud: CLOUD,
   title: 'Metal3 (bare metal)',
   schemes: ['metal3'],
-  parse(id) {
-    const bad = checkScheme(CLOUD, id, ['metal3']);
-    if (bad) return left(bad);
-    const segments = id.rest.split('/');
-    if (segments.length === 1) {
-      if (!isToken(segments[0]!)) return invalidField(CLOUD, 'bmhUid', 'the BareMetalHost UID is empty');
-      return right({ scheme: id.scheme, bmhUid: segments[0]!, legacy: true });
-    }
-    if (segments.length !== 3) {
-      return malformed(
-        CLOUD,
-        'expected metal3://<namespace>/<bmh>/<metal3machine> or legacy metal3://<bmh-uid>',
-      );
-    }
-    return readSegments(CLOUD, id.scheme, segments, CURRENT);
-  },
+  parse: (id) => readAfterScheme(CLOUD, id, ['metal3'], readHost),
   format(fields) {
-    const uid = readField(fields, 'bmhUid');
-    if (fields.legacy === true || (uid !== undefined && readField(fields, 'namespace') === undefined)) {
-      return uid === undefined ? missingField(CLOUD, 'bmhUid') : formatted(`metal3://${uid}`);
-    }
+    const legacy =
+      fields.legacy === true ||
+      (readField(fields, 'bmhUid') !== undefined && readField(fields, 'namespace') === undefined);
+    if (legacy) return formatFields(CLOUD, fields, ['bmhUid'], ({ bmhUid }) => `metal3://${bmhUid}`);
     return formatSegments(CLOUD, 'metal3://', fields, CURRENT);
   },
   identity: (fields) =>

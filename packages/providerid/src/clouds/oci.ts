@@ -1,16 +1,20 @@
-import { left, right } from 'fp-ts/lib/Either.js';
+import { right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
-  formatted,
+  type FieldsResult,
+  formatFields,
   invalidField,
   isToken,
-  missingField,
-  readField,
+  readAfterScheme,
 } from '../kit.js';
 
 const CLOUD = 'oci';
 const OCID_PREFIX = 'ocid1.';
+
+function readOCID(rest: string, scheme: string): FieldsResult {
+  if (!isToken(rest)) return invalidField(CLOUD, 'ocid', 'the OCID is empty or contains "/" or spaces');
+  return right({ scheme, ocid: rest });
+}
 
 /**
  * Oracle Cloud Infrastructure: `oci://<ocid>` (oci-ccm, CAPOCI self-managed) or the bare
@@ -29,15 +33,9 @@ export const ociProviderID: CloudProviderIDGrammar = {
       }
       return right({ scheme: '', ocid: id.rest });
     }
-    const bad = checkScheme(CLOUD, id, ['oci']);
-    if (bad) return left(bad);
-    if (!isToken(id.rest)) return invalidField(CLOUD, 'ocid', 'the OCID is empty or contains "/" or spaces');
-    return right({ scheme: id.scheme, ocid: id.rest });
+    return readAfterScheme(CLOUD, id, ['oci'], readOCID);
   },
-  format(fields) {
-    const ocid = readField(fields, 'ocid');
-    if (ocid === undefined) return missingField(CLOUD, 'ocid');
-    return formatted(fields.scheme === '' ? ocid : `oci://${ocid}`);
-  },
+  format: (fields) =>
+    formatFields(CLOUD, fields, ['ocid'], ({ ocid }) => (fields.scheme === '' ? ocid : `oci://${ocid}`)),
   identity: (fields) => ({ space: CLOUD, parts: [String(fields.ocid)] }),
 };

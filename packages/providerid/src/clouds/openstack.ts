@@ -1,31 +1,27 @@
-import { left, right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
   type FieldsResult,
   foldUUID,
-  formatted,
-  invalidField,
-  isToken,
+  formatFields,
   malformed,
-  missingField,
+  readAfterScheme,
   readField,
+  readSegments,
 } from '../kit.js';
 
 const CLOUD = 'openstack';
-
 // `<region>/<server-id>`: the region may be empty, the server ID may not.
+const FIELDS = [
+  { name: 'region', optional: true, label: 'the region' },
+  { name: 'instanceId', label: 'the server ID' },
+];
+
 function readRegionAndServer(rest: string, scheme: string): FieldsResult {
-  const slash = rest.indexOf('/');
-  if (slash < 0 || rest.indexOf('/', slash + 1) >= 0) {
+  const segments = rest.split('/');
+  if (segments.length !== 2) {
     return malformed(CLOUD, 'expected openstack:///<server-id> or openstack://<region>/<server-id>');
   }
-  const region = rest.slice(0, slash);
-  const instanceId = rest.slice(slash + 1);
-  if (region !== '' && !isToken(region)) return invalidField(CLOUD, 'region', 'the region contains spaces');
-  if (!isToken(instanceId))
-    return invalidField(CLOUD, 'instanceId', 'the server ID is empty or contains spaces');
-  return right({ scheme, region, instanceId });
+  return readSegments(CLOUD, scheme, segments, FIELDS);
 }
 
 /**
@@ -40,17 +36,14 @@ export const openstackProviderID: CloudProviderIDGrammar = {
   cloud: CLOUD,
   title: 'OpenStack',
   schemes: ['openstack'],
-  parse(id, named) {
-    if (id.scheme === '' && named) return readRegionAndServer(id.rest, '');
-    const bad = checkScheme(CLOUD, id, ['openstack']);
-    if (bad) return left(bad);
-    return readRegionAndServer(id.rest, id.scheme);
-  },
-  format(fields) {
-    const instanceId = readField(fields, 'instanceId');
-    if (instanceId === undefined) return missingField(CLOUD, 'instanceId');
-    return formatted(`openstack://${readField(fields, 'region') ?? ''}/${instanceId}`);
-  },
+  parse: (id, named) => readAfterScheme(CLOUD, id, ['openstack'], readRegionAndServer, named),
+  format: (fields) =>
+    formatFields(
+      CLOUD,
+      fields,
+      ['instanceId'],
+      ({ instanceId }) => `openstack://${readField(fields, 'region') ?? ''}/${instanceId}`,
+    ),
   identity: (fields) => ({
     space: CLOUD,
     parts: [foldUUID(String(fields.instanceId))],

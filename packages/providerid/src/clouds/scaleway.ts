@@ -1,15 +1,21 @@
-import { left, right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
   foldUUID,
-  formatted,
-  invalidField,
-  isToken,
-  malformed,
-  missingField,
+  formatFields,
+  readAfterScheme,
   readField,
+  readLayouts,
 } from '../kit.js';
+
+const CLOUD = 'scaleway';
+const SERVER_ID = { name: 'serverId', label: 'the server ID' };
+const LAYOUTS = [
+  { fields: [{ name: 'product', label: 'the product' }, { name: 'zone', label: 'the zone' }, SERVER_ID] },
+  // The legacy form names an instance in an unknown zone.
+  { fields: [SERVER_ID], implied: { product: 'instance', zone: '' } },
+];
+const EXPECTED = 'scaleway://<product>/<zone>/<server-id> or legacy scaleway://<server-id>';
+const readServer = (rest: string, scheme: string) => readLayouts(CLOUD, scheme, rest, LAYOUTS, EXPECTED);
 
 /**
  * Scaleway: `scaleway://<product>/<zone>/<server-uuid>` (product `instance` or
@@ -17,34 +23,19 @@ import {
  * Identity: (product, server UUID), qualified by the zone.
  */
 export const scalewayProviderID: CloudProviderIDGrammar = {
-  cloud: 'scaleway',
+  cloud: CLOUD,
   title: 'Scaleway',
   schemes: ['scaleway'],
-  parse(id) {
-    const bad = checkScheme('scaleway', id, ['scaleway']);
-    if (bad) return left(bad);
-    const s = id.rest.split('/');
-    if (s.length === 1) {
-      if (!isToken(s[0]!)) return invalidField('scaleway', 'serverId', 'the server ID is empty');
-      return right({ scheme: id.scheme, product: 'instance', zone: '', serverId: s[0]! });
-    }
-    if (s.length !== 3) return malformed('scaleway', 'expected scaleway://<product>/<zone>/<server-id>');
-    const [product, zone, serverId] = s as [string, string, string];
-    if (!isToken(product)) return invalidField('scaleway', 'product', 'the product is empty');
-    if (!isToken(zone)) return invalidField('scaleway', 'zone', 'the zone is empty');
-    if (!isToken(serverId)) return invalidField('scaleway', 'serverId', 'the server ID is empty');
-    return right({ scheme: id.scheme, product, zone, serverId });
-  },
-  format(fields) {
-    const serverId = readField(fields, 'serverId');
-    if (serverId === undefined) return missingField('scaleway', 'serverId');
-    const zone = readField(fields, 'zone') ?? '';
-    const product = readField(fields, 'product') ?? 'instance';
-    if (zone === '' && product === 'instance') return formatted(`scaleway://${serverId}`);
-    return formatted(`scaleway://${product}/${zone}/${serverId}`);
-  },
+  parse: (id) => readAfterScheme(CLOUD, id, ['scaleway'], readServer),
+  format: (fields) =>
+    formatFields(CLOUD, fields, ['serverId'], ({ serverId }) => {
+      const zone = readField(fields, 'zone') ?? '';
+      const product = readField(fields, 'product') ?? 'instance';
+      if (zone === '' && product === 'instance') return `scaleway://${serverId}`;
+      return `scaleway://${product}/${zone}/${serverId}`;
+    }),
   identity: (fields) => ({
-    space: 'scaleway',
+    space: CLOUD,
     parts: [String(fields.product), foldUUID(String(fields.serverId))],
     qualifier: String(fields.zone ?? ''),
     qualifierName: 'zone',

@@ -1,22 +1,30 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import {
   type CloudProviderIDGrammar,
-  checkScheme,
   chosenScheme,
-  formatted,
+  type FieldsResult,
+  formatFields,
   invalidField,
   isUUID,
-  missingField,
   type ProviderIDError,
   type ProviderIDFields,
   providerIDError,
-  readField,
+  readAfterScheme,
 } from '../kit.js';
 
 const CLOUD = 'vsphere';
 const SCHEME = 'vsphere';
 /** Scheme of the paravirtual cloud provider before it adopted `vsphere://`. */
 const PARAVIRTUAL_SCHEME = 'vsphere-paravirtual';
+const SCHEMES = [SCHEME, PARAVIRTUAL_SCHEME];
+
+function readUUID(uuid: string, scheme: string): FieldsResult {
+  if (uuid === '') return invalidField(CLOUD, 'uuid', 'the VM UUID is empty');
+  if (!isUUID(uuid)) return invalidField(CLOUD, 'uuid', `'${uuid}' is not a UUID (8-4-4-4-12 hex digits)`);
+  const fields: ProviderIDFields =
+    scheme === PARAVIRTUAL_SCHEME ? { scheme, uuid, paravirtual: true } : { scheme, uuid };
+  return right(fields);
+}
 
 /**
  * vSphere (and vSphere with Tanzu / paravirtual): `vsphere://<bios-uuid>`, UUID in any
@@ -27,25 +35,16 @@ const PARAVIRTUAL_SCHEME = 'vsphere-paravirtual';
 export const vsphereProviderID: CloudProviderIDGrammar = {
   cloud: CLOUD,
   title: 'VMware vSphere (incl. paravirtual)',
-  schemes: [SCHEME, PARAVIRTUAL_SCHEME],
-  parse(id) {
-    // CAPV requires the scheme; a bare UUID is not a providerID (see vsphereUUIDFromProviderID).
-    const bad = checkScheme(CLOUD, id, [SCHEME, PARAVIRTUAL_SCHEME]);
-    if (bad) return left(bad);
-    const uuid = id.rest;
-    if (uuid === '') return invalidField(CLOUD, 'uuid', 'the VM UUID is empty');
-    if (!isUUID(uuid)) return invalidField(CLOUD, 'uuid', `'${uuid}' is not a UUID (8-4-4-4-12 hex digits)`);
-    const fields: ProviderIDFields =
-      id.scheme === PARAVIRTUAL_SCHEME
-        ? { scheme: id.scheme, uuid, paravirtual: true }
-        : { scheme: id.scheme, uuid };
-    return right(fields);
-  },
-  format(fields) {
-    const uuid = readField(fields, 'uuid');
-    if (uuid === undefined) return missingField(CLOUD, 'uuid');
-    return formatted(`${chosenScheme(fields, [SCHEME, PARAVIRTUAL_SCHEME])}://${uuid.toLowerCase()}`);
-  },
+  schemes: SCHEMES,
+  // CAPV requires the scheme; a bare UUID is not a providerID (see vsphereUUIDFromProviderID).
+  parse: (id) => readAfterScheme(CLOUD, id, SCHEMES, readUUID),
+  format: (fields) =>
+    formatFields(
+      CLOUD,
+      fields,
+      ['uuid'],
+      ({ uuid }) => `${chosenScheme(fields, SCHEMES)}://${uuid.toLowerCase()}`,
+    ),
   identity: (fields) => ({ space: CLOUD, parts: [String(fields.uuid).toLowerCase()] }),
   undecidable(a, b) {
     const ua = String(a.uuid).toLowerCase();
