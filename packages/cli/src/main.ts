@@ -2,6 +2,7 @@ import type { Command, CommandBody, CommandEntry } from './command.js';
 import { commands as defaultCommands } from './commands/index.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { type CliIO, InputFileError, processIO } from './io.js';
+import { printable } from './text.js';
 import { version } from './version.js';
 
 function help(commands: readonly (Command | CommandEntry)[]): string {
@@ -41,7 +42,9 @@ export async function main(
   }
   const command = commands.find((c) => c.name === first);
   if (command === undefined) {
-    io.stderr(`capi-kit: unknown command '${first}'\nRun 'capi-kit --help' for the list of commands.\n`);
+    io.stderr(
+      `capi-kit: unknown command '${printable(first)}'\nRun 'capi-kit --help' for the list of commands.\n`,
+    );
     return ExitCode.usage;
   }
   const body: CommandBody = 'load' in command ? await command.load() : command;
@@ -54,12 +57,12 @@ export async function main(
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(
-        `capi-kit ${command.name}: ${error.message}\nRun 'capi-kit ${command.name} --help' for usage.\n`,
+        `capi-kit ${command.name}: ${printable(error.message)}\nRun 'capi-kit ${command.name} --help' for usage.\n`,
       );
       return ExitCode.usage;
     }
     if (error instanceof InputFileError) {
-      io.stderr(`capi-kit ${command.name}: ${error.message}\n`);
+      io.stderr(`capi-kit ${command.name}: ${printable(error.message)}\n`);
       return ExitCode.input;
     }
     throw error;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from './helpers/capture-io.js';
 
@@ -171,6 +171,29 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit autoscaler', () => {
     expect(text.stdout).toContain(
       `node ${nodes[0]}: node group MachineDeployment/${management.namespace}/${md}`,
     );
+  });
+
+  it("groups: a maintenance lease's hostile holder identity is printed escaped", async () => {
+    // Anyone who can write the Lease chooses its holder; the API server does not check it.
+    const api = workload.kubeConfig.makeApiClient(CoordinationV1Api);
+    const at = { name: nodes[2]!, namespace: leaseNamespace };
+    const setHolder = async (holder: string) => {
+      const current = await api.readNamespacedLease(at);
+      current.spec!.holderIdentity = holder;
+      await api.replaceNamespacedLease({ ...at, body: current });
+    };
+    await setHolder('evil\nMachineDeployment/forged  9  9\u001b[2J\u009b31m');
+    try {
+      const { code, stdout } = await autoscaler('groups', '--workload-kubeconfig', workloadKubeconfig);
+      expect(code).toBe(0);
+      const lines = stdout.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain(`${nodes[2]} (evil\\x0aMachineDeployment/forged  9  9\\x1b[2J\\x9b31m)`);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not reach a terminal
+      expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    } finally {
+      await setHolder('ops-kernel-upgrade');
+    }
   });
 
   it('exit codes: 1 for an unknown node, 2 for usage, 3 when the cluster cannot be reached', async () => {

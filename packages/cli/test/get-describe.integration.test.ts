@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { capiCrdDirs } from '../../client/test/helpers/fixtures.js';
@@ -141,6 +142,30 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit get and describe', ()
       `      ├─ Machine prod-m-0  provisioning  ${ids.joined}  node ${nodeNames.joined} Ready  maintenance: held by reboot-agent/ops-1`,
     );
     expect(text.stdout).toContain(`Machine ${ns}/prod-m-2: failed: CreateError: quota \\x1b[31mexceeded`);
+  });
+
+  it("describe cluster: a maintenance lease's hostile holder identity is printed escaped", async () => {
+    // Anyone who can write the Lease chooses its holder; the API server does not check it.
+    const api = workload.kubeConfig.makeApiClient(CoordinationV1Api);
+    const at = { name: nodeNames.joined, namespace: 'kube-node-maintenance' };
+    const setHolder = async (holder: string) => {
+      const current = await api.readNamespacedLease(at);
+      current.spec!.holderIdentity = holder;
+      await api.replaceNamespacedLease({ ...at, body: current });
+    };
+    await setHolder('evil\n      ├─ Machine forged\u001b[2J\u009b31m');
+    try {
+      const text = cli(['describe', 'cluster', 'prod', '-n', ns]);
+      expect(text.code).toBe(0);
+      expect(text.stdout.split('\n')[3]).toBe(
+        `      ├─ Machine prod-m-0  provisioning  ${ids.joined}  node ${nodeNames.joined} Ready  maintenance: held by evil\\x0a      ├─ Machine forged\\x1b[2J\\x9b31m`,
+      );
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not reach a terminal
+      expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(text.stdout.split('\n').filter((l) => l.startsWith('      ├─ Machine forged'))).toEqual([]);
+    } finally {
+      await setHolder('reboot-agent/ops-1');
+    }
   });
 
   it('describe cluster: colour on a terminal only, still escaping what came from the cluster', async () => {

@@ -44,6 +44,20 @@ async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 6
   return check();
 }
 
+/**
+ * A holder identity as anyone who can write a Lease may store it (the API server does not
+ * check it): a newline that would forge a status line, ESC and the 8-bit CSI (U+009B) that
+ * would clear the terminal or recolour it.
+ */
+const hostileHolder = 'evil\n  holder:       forged\u001b[2J\u009b31m';
+const hostileHolderEscaped = 'evil\\x0a  holder:       forged\\x1b[2J\\x9b31m';
+
+/** No control character but the newlines the CLI writes (their count is checked apart). */
+function expectNoControlCharacters(text: string) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not reach a terminal
+  expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+}
+
 // Each case runs the CLI several times as a cold process: seconds each on a loaded machine.
 describe.skipIf(noControlPlane())('capi-kit lease status|acquire|renew|release', { timeout: 600_000 }, () => {
   it('walks a lease through its life, with exit 1 for the other holder', () => {
@@ -265,11 +279,13 @@ describe.skipIf(noControlPlane())('capi-kit lease hold', { timeout: 600_000 }, (
     expect(await hold.holding).toBe(true);
     const api = env.kubeConfig.makeApiClient(CoordinationV1Api);
     const current = await api.readNamespacedLease({ name: n, namespace: env.namespace });
-    current.spec!.holderIdentity = 'usurper';
+    // A usurper whose identity would forge a line and clear the terminal: printed escaped.
+    current.spec!.holderIdentity = hostileHolder;
     await api.replaceNamespacedLease({ name: n, namespace: env.namespace, body: current });
     const result = await hold.exited;
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("the lease is now held by 'usurper'");
+    expect(result.stderr).toContain(`the lease is now held by '${hostileHolderEscaped}'`);
+    expectNoControlCharacters(result.stderr);
   });
 });
 
@@ -291,6 +307,59 @@ describe.skipIf(noControlPlane())('capi-kit lease: options and failure paths', {
       },
     });
   }
+
+  it('prints a hostile holder identity escaped in every text output: status, acquire, renew, release', async () => {
+    const n = node('hostile');
+    await api().createNamespacedLease({
+      namespace: env.namespace,
+      body: {
+        metadata: { name: n },
+        spec: {
+          holderIdentity: hostileHolder,
+          leaseDurationSeconds: 600,
+          acquireTime: new Date().toISOString().replace('Z', '000Z'),
+          renewTime: new Date().toISOString().replace('Z', '000Z'),
+        } as never,
+      },
+    });
+    // Stored as written: the API server does not check holder identities.
+    const stored = await api().readNamespacedLease({ name: n, namespace: env.namespace });
+    expect(stored.spec?.holderIdentity).toBe(hostileHolder);
+
+    const status = lease(['status', n]);
+    expect(status.code).toBe(0);
+    expect(status.stdout.split('\n')[1]).toBe(`  holder:       ${hostileHolderEscaped}`);
+    expect(status.stdout.split('\n').filter((l) => l.includes('holder:'))).toHaveLength(1);
+    expectNoControlCharacters(status.stdout);
+    // --json carries the identity exactly, JSON-escaped.
+    expect(JSON.parse(lease(['status', n, '--json']).stdout)).toMatchObject({ holder: hostileHolder });
+
+    const refused = lease(['acquire', n, '--holder', 'bob']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `capi-kit lease: node ${n} is under maintenance by '${hostileHolderEscaped}'`,
+    );
+    expect(refused.stderr.split('\n')).toHaveLength(2);
+    expectNoControlCharacters(refused.stderr);
+    for (const [action, says] of [
+      ['renew', `it is held by '${hostileHolderEscaped}'\n`],
+      ['release', `held by '${hostileHolderEscaped}', not released\n`],
+    ] as const) {
+      const result = lease([action, n, '--holder', 'bob']);
+      expect(result.code, action).toBe(1);
+      expect(result.stderr, action).toContain(says);
+      expectNoControlCharacters(result.stderr);
+      expect(result.stderr.split('\n'), action).toHaveLength(2);
+    }
+
+    // The caller's own identity is input too: C1 controls pass the identity check (it refuses
+    // C0 and DEL only) and are escaped when printed.
+    const own = node('own-c1');
+    const acquired = lease(['acquire', own, '--holder', 'ops\u009b2J', '--duration', '30']);
+    expect(acquired.code).toBe(0);
+    expect(acquired.stdout).toContain("for 'ops\\x9b2J'");
+    expectNoControlCharacters(acquired.stdout);
+  });
 
   it('renew: exit 1 when the lease does not exist, with the reason as JSON under --json', () => {
     const n = node('absent');

@@ -298,12 +298,12 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     }
   } catch (error) {
     if (error instanceof KubeconfigError) {
-      io.stderr(`capi-kit lease: ${error.message}\n`);
+      io.stderr(`capi-kit lease: ${printable(error.message)}\n`);
       return ExitCode.cluster;
     }
     if (error instanceof LeaseConfigError) throw new UsageError(error.message);
     if (error instanceof LeaseApiError) {
-      io.stderr(`capi-kit lease: ${error.message}\n`);
+      io.stderr(`capi-kit lease: ${printable(error.message)}\n`);
       return ExitCode.cluster;
     }
     throw error;
@@ -390,7 +390,7 @@ function reportAcquire(
   }
   if (!asJson) {
     io.stdout(
-      `acquired the maintenance lease of node ${node} for '${client.holderIdentity}' (${result.how}, ` +
+      `acquired the maintenance lease of node ${node} for '${printable(client.holderIdentity)}' (${result.how}, ` +
         `${client.timing.leaseDurationSeconds}s; renew before it expires)\n`,
     );
   }
@@ -409,10 +409,13 @@ async function renew(client: NodeLeaseClient, node: string, io: CliIO, asJson: b
           : result.holder === undefined
             ? 'nobody holds it'
             : `it is held by '${printable(result.holder)}'`;
-    io.stderr(`capi-kit lease: '${client.holderIdentity}' does not hold the lease of node ${node}: ${why}\n`);
+    io.stderr(
+      `capi-kit lease: '${printable(client.holderIdentity)}' does not hold the lease of node ${node}: ${why}\n`,
+    );
     return ExitCode.input;
   }
-  if (!asJson) io.stdout(`renewed the maintenance lease of node ${node} for '${client.holderIdentity}'\n`);
+  if (!asJson)
+    io.stdout(`renewed the maintenance lease of node ${node} for '${printable(client.holderIdentity)}'\n`);
   return ExitCode.ok;
 }
 
@@ -459,7 +462,7 @@ async function hold(client: NodeLeaseClient, node: string, io: CliIO, asJson: bo
     io.stdout(
       asJson
         ? json({ holding: node, holder: client.holderIdentity, lease: held.lease })
-        : `holding the maintenance lease of node ${node} for '${client.holderIdentity}' until SIGINT or SIGTERM\n`,
+        : `holding the maintenance lease of node ${node} for '${printable(client.holderIdentity)}' until SIGINT or SIGTERM\n`,
     );
     const lost = await Promise.race([
       held.ended,
@@ -468,7 +471,7 @@ async function hold(client: NodeLeaseClient, node: string, io: CliIO, asJson: bo
       ),
     ]);
     if (lost !== undefined) {
-      io.stderr(`capi-kit lease: ${lost.message}\n`);
+      io.stderr(`capi-kit lease: ${printable(lost.message)}\n`);
       return lost.holder !== undefined ? ExitCode.input : ExitCode.cluster;
     }
     const result = await held.release();
