@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
-import { CoordinationV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from './helpers/capture-io.js';
+import { CONTROL_BUT_NEWLINE, setLeaseHolder } from './helpers/hostile-lease.js';
 
 const crds = fileURLToPath(new URL('../../../testdata/crds/v1alpha2', import.meta.url));
 const management = useControlPlane();
@@ -174,25 +175,17 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit autoscaler', () => {
   });
 
   it("groups: a maintenance lease's hostile holder identity is printed escaped", async () => {
-    // Anyone who can write the Lease chooses its holder; the API server does not check it.
-    const api = workload.kubeConfig.makeApiClient(CoordinationV1Api);
     const at = { name: nodes[2]!, namespace: leaseNamespace };
-    const setHolder = async (holder: string) => {
-      const current = await api.readNamespacedLease(at);
-      current.spec!.holderIdentity = holder;
-      await api.replaceNamespacedLease({ ...at, body: current });
-    };
-    await setHolder('evil\nMachineDeployment/forged  9  9\u001b[2J\u009b31m');
+    await setLeaseHolder(workload.kubeConfig, at, 'evil\nMachineDeployment/forged  9  9\u001b[2J\u009b31m');
     try {
       const { code, stdout } = await autoscaler('groups', '--workload-kubeconfig', workloadKubeconfig);
       expect(code).toBe(0);
       const lines = stdout.trim().split('\n');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(`${nodes[2]} (evil\\x0aMachineDeployment/forged  9  9\\x1b[2J\\x9b31m)`);
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not reach a terminal
-      expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(stdout).not.toMatch(CONTROL_BUT_NEWLINE);
     } finally {
-      await setHolder('ops-kernel-upgrade');
+      await setLeaseHolder(workload.kubeConfig, at, 'ops-kernel-upgrade');
     }
   });
 

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { capiCrdDirs } from '../../client/test/helpers/fixtures.js';
 import { buildScenario, ids } from '../../client/test/helpers/scenario.js';
 import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
+import { CONTROL_BUT_NEWLINE, setLeaseHolder } from './helpers/hostile-lease.js';
 import { runCli } from './helpers/run-cli.js';
 
 // `capi-kit get` and `capi-kit describe` as a user runs them: the built binary, the shared
@@ -145,26 +145,18 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit get and describe', ()
   });
 
   it("describe cluster: a maintenance lease's hostile holder identity is printed escaped", async () => {
-    // Anyone who can write the Lease chooses its holder; the API server does not check it.
-    const api = workload.kubeConfig.makeApiClient(CoordinationV1Api);
     const at = { name: nodeNames.joined, namespace: 'kube-node-maintenance' };
-    const setHolder = async (holder: string) => {
-      const current = await api.readNamespacedLease(at);
-      current.spec!.holderIdentity = holder;
-      await api.replaceNamespacedLease({ ...at, body: current });
-    };
-    await setHolder('evil\n      ├─ Machine forged\u001b[2J\u009b31m');
+    await setLeaseHolder(workload.kubeConfig, at, 'evil\n      ├─ Machine forged\u001b[2J\u009b31m');
     try {
       const text = cli(['describe', 'cluster', 'prod', '-n', ns]);
       expect(text.code).toBe(0);
       expect(text.stdout.split('\n')[3]).toBe(
         `      ├─ Machine prod-m-0  provisioning  ${ids.joined}  node ${nodeNames.joined} Ready  maintenance: held by evil\\x0a      ├─ Machine forged\\x1b[2J\\x9b31m`,
       );
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not reach a terminal
-      expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(text.stdout).not.toMatch(CONTROL_BUT_NEWLINE);
       expect(text.stdout.split('\n').filter((l) => l.startsWith('      ├─ Machine forged'))).toEqual([]);
     } finally {
-      await setHolder('reboot-agent/ops-1');
+      await setLeaseHolder(workload.kubeConfig, at, 'reboot-agent/ops-1');
     }
   });
 
