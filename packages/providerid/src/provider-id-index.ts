@@ -1,4 +1,5 @@
 import type { IdentityKeys, ProviderIDRegistry } from './registry.js';
+import { isBlank } from './split.js';
 import type { ParseOptions } from './types.js';
 
 /** One entry handed to the index: the providerID and the caller's object it belongs to. */
@@ -32,15 +33,6 @@ export interface ProviderIDMatchReport<N, M> {
   readonly ambiguous: { readonly nodes: N[]; readonly machines: M[]; readonly reason: string }[];
 }
 
-interface Slot<T> {
-  readonly entry: ProviderIDEntry<T>;
-  readonly index: number;
-  readonly key: string;
-  readonly unqualifiedKey: string;
-  /** Whether the machine's ID has no qualifier (its key is its unqualified key). */
-  readonly bare: boolean;
-}
-
 // Machines are filed under their unqualified key only. A key determines its unqualified
 // key (the qualifier is appended after '@', which escaped parts and qualifiers never
 // contain, and the space ends at '|', which an escaped qualifier never contains), so
@@ -56,6 +48,15 @@ function join(group: Group | undefined, index: number): Group {
 }
 
 /**
+ * What an index leaves in the cells it files into: a token, not the index, so a cell never
+ * keeps a dropped index alive. An index that takes a cell over marks the previous owner's
+ * token `lost`; that index stops trusting cells from then on.
+ */
+interface CellOwner {
+  lost: boolean;
+}
+
+/**
  * Matches N nodes to M machines by instance identity in O(N + M): each distinct providerID
  * is parsed once (the registry memoises its keys) and machines are grouped by the key
  * without qualifier, so IDs that leave out a region or zone still find their instance.
@@ -67,19 +68,24 @@ function join(group: Group | undefined, index: number): Group {
  * the memoised keys), so a lookup is the one memo lookup that finds the node's keys — about
  * the cost of an exact-string map. A cell belongs to the index that filed into it last; an
  * index that loses a cell to a newer one, or whose cells the registry forgot, files its
- * machines again in a map of its own and answers from there. Cells hold slot numbers and a
- * weak reference to their index, so a dropped index is never kept alive by them.
+ * machines again in a map of its own and answers from there. Cells hold slot numbers and
+ * their owner's token (see CellOwner), never the index itself.
+ *
+ * Machines are kept in parallel arrays (entry, keys) rather than an object per machine:
+ * building the index allocates nothing per machine beyond the memo's first sight of a
+ * string.
  */
 export class ProviderIDIndex<M> {
   readonly #registry: ProviderIDRegistry;
   readonly #options: ParseOptions;
-  readonly #machines: Slot<M>[] = [];
+  // Slot i: the machine's entry and its identity keys (shared with the registry's memo).
+  readonly #entries: ProviderIDEntry<M>[] = [];
+  readonly #keys: IdentityKeys[] = [];
   readonly #emptyMachines: M[] = [];
-  readonly #self = new WeakRef<ProviderIDIndex<unknown>>(this);
+  readonly #owner: CellOwner = { lost: false };
   readonly #generation: number;
   // Set once this index cannot rely on the cells any more; then the only place it files in.
   #byUnqualified: Map<string, Group> | undefined;
-  #lostACell = false;
 
   constructor(
     registry: ProviderIDRegistry,
@@ -94,7 +100,7 @@ export class ProviderIDIndex<M> {
 
   /** Indexes one machine. */
   add(entry: ProviderIDEntry<M>): void {
-    if (entry.providerID.trim() === '') {
+    if (isBlank(entry.providerID)) {
       this.#emptyMachines.push(entry.item);
       return;
     }
@@ -102,32 +108,23 @@ export class ProviderIDIndex<M> {
     const id = this.#registry.identityKeys(entry.providerID, this.#options);
     // Before this machine is added: a map made now is made from the machines before it.
     const own = this.#ownMap();
-    const index = this.#machines.length;
-    this.#machines.push({
-      entry,
-      index,
-      key: id.key,
-      unqualifiedKey: id.unqualifiedKey,
-      bare: id.key === id.unqualifiedKey,
-    });
+    const index = this.#entries.length;
+    this.#entries.push(entry);
+    this.#keys.push(id);
     if (own !== undefined) {
       own.set(id.unqualifiedKey, join(own.get(id.unqualifiedKey), index));
       return;
     }
     const cell = id.cell;
-    if (cell.owner === this.#self) {
+    if (cell.owner === this.#owner) {
       cell.group = join(cell.group, index);
       return;
     }
-    // Take the cell over; its previous owner, if still alive, stops relying on cells.
-    const previous = (cell.owner as WeakRef<ProviderIDIndex<unknown>> | undefined)?.deref();
-    if (previous !== undefined) previous.#loseCell();
-    cell.owner = this.#self;
+    // Take the cell over; its previous owner, if any, stops relying on cells.
+    const previous = cell.owner as CellOwner | undefined;
+    if (previous !== undefined) previous.lost = true;
+    cell.owner = this.#owner;
     cell.group = index;
-  }
-
-  #loseCell(): void {
-    this.#lostACell = true;
   }
 
   // The index's own map, made (from the slots, in their order) the first time the cells
@@ -135,74 +132,81 @@ export class ProviderIDIndex<M> {
   #ownMap(): Map<string, Group> | undefined {
     if (
       this.#byUnqualified === undefined &&
-      (this.#lostACell || this.#generation !== this.#registry.memoGeneration)
+      (this.#owner.lost || this.#generation !== this.#registry.memoGeneration)
     ) {
       const own = new Map<string, Group>();
-      for (const slot of this.#machines)
-        own.set(slot.unqualifiedKey, join(own.get(slot.unqualifiedKey), slot.index));
+      const keys = this.#keys;
+      for (let i = 0; i < keys.length; i++) {
+        const unqualified = keys[i]!.unqualifiedKey;
+        own.set(unqualified, join(own.get(unqualified), i));
+      }
       this.#byUnqualified = own;
     }
     return this.#byUnqualified;
   }
 
   get size(): number {
-    return this.#machines.length + this.#emptyMachines.length;
+    return this.#entries.length + this.#emptyMachines.length;
   }
 
-  // The machines a node with these keys denotes: one slot, several (an array), or none.
-  // A lone slot is returned as it is, so the common case allocates nothing.
-  #candidates(id: IdentityKeys): Slot<M> | readonly Slot<M>[] | undefined {
+  // The slots of the machines a node with these keys denotes: one slot number, several (an
+  // array), or -1 for none. A lone slot is returned as a number, so the common case
+  // allocates nothing.
+  #candidates(id: IdentityKeys): number | number[] {
     const own = this.#ownMap();
     const group =
       own !== undefined
         ? own.get(id.unqualifiedKey)
-        : id.cell.owner === this.#self
+        : id.cell.owner === this.#owner
           ? id.cell.group
           : undefined;
-    if (group === undefined) return undefined;
+    if (group === undefined) return -1;
+    const keys = this.#keys;
+    const nodeQualified = id.key !== id.unqualifiedKey;
     if (typeof group === 'number') {
-      const slot = this.#machines[group]!;
-      // An unqualified node matches every machine of that instance, whatever its qualifier;
-      // a qualified one those with the same qualifier, then those with none.
-      return id.key === id.unqualifiedKey || slot.key === id.key || slot.bare ? slot : undefined;
+      const machine = keys[group]!;
+      // The same string, or an unqualified node, denotes the machine. Otherwise a qualified
+      // node denotes machines with the same qualifier, then those with none.
+      return machine === id || !nodeQualified || machine.key === id.key || isBare(machine) ? group : -1;
     }
-    const slots = group.map((i) => this.#machines[i]!);
-    if (id.key === id.unqualifiedKey) return slots;
-    const same = slots.filter((s) => s.key === id.key);
-    const bare = slots.filter((s) => s.bare);
-    const all = bare.length === 0 ? same : same.length === 0 ? bare : [...same, ...bare];
-    return all.length === 0 ? undefined : all;
+    if (!nodeQualified) return group.slice();
+    const all: number[] = [];
+    for (const i of group) if (keys[i]!.key === id.key) all.push(i);
+    for (const i of group) if (isBare(keys[i]!)) all.push(i);
+    // One slot is returned as its number, as from a group of one.
+    return all.length === 0 ? -1 : all.length === 1 ? all[0]! : all;
   }
 
   /** The machines a single node providerID denotes (several means ambiguous). */
   lookup(nodeProviderID: string): M[] {
-    if (nodeProviderID.trim() === '') return [];
+    if (isBlank(nodeProviderID)) return [];
     const found = this.#candidates(this.#registry.identityKeys(nodeProviderID, this.#options));
-    if (found === undefined) return [];
-    return Array.isArray(found) ? found.map((s) => s.entry.item) : [(found as Slot<M>).entry.item];
+    if (typeof found === 'number') return found < 0 ? [] : [this.#entries[found]!.item];
+    return found.map((i) => this.#entries[i]!.item);
   }
 
   /** Matches every node against the indexed machines. */
   match<N>(nodes: Iterable<ProviderIDEntry<N>>): ProviderIDMatchReport<N, M> {
+    const entries = this.#entries;
     const unmatchedNodes: N[] = [];
-    // Each node that denotes machines, and what it denotes (parallel arrays: no object per claim).
+    // Each node that denotes machines, and the slot(s) it denotes (parallel arrays: no
+    // object per claim).
     const claimNodes: ProviderIDEntry<N>[] = [];
-    const claimMachines: (Slot<M> | readonly Slot<M>[])[] = [];
+    const claimSlots: (number | number[])[] = [];
     // How many nodes claim each machine, by slot index.
-    const claimCount = new Uint32Array(this.#machines.length);
+    const claimCount = new Uint32Array(entries.length);
     for (const node of nodes) {
-      const found =
-        node.providerID.trim() === ''
-          ? undefined
-          : this.#candidates(this.#registry.identityKeys(node.providerID, this.#options));
-      if (found === undefined) {
+      const found = isBlank(node.providerID)
+        ? -1
+        : this.#candidates(this.#registry.identityKeys(node.providerID, this.#options));
+      if (found === -1) {
         unmatchedNodes.push(node.item);
         continue;
       }
-      if (Array.isArray(found)) for (const m of found) claimCount[m.index]!++;
-      else claimCount[(found as Slot<M>).index]!++;
+      if (typeof found === 'number') claimCount[found]!++;
+      else for (const i of found) claimCount[i]!++;
       claimNodes.push(node);
-      claimMachines.push(found);
+      claimSlots.push(found);
     }
 
     const matched: MatchedPair<N, M>[] = [];
@@ -211,39 +215,43 @@ export class ProviderIDIndex<M> {
     const contested = new Map<number, { nodes: N[]; machines: M[]; reason: string }>();
     for (let i = 0; i < claimNodes.length; i++) {
       const node = claimNodes[i]!;
-      const found = claimMachines[i]!;
-      const only = Array.isArray(found) ? (found.length === 1 ? found[0]! : undefined) : (found as Slot<M>);
-      if (only && claimCount[only.index] === 1) {
-        matched.push({
-          node: node.item,
-          machine: only.entry.item,
-          nodeProviderID: node.providerID,
-          machineProviderID: only.entry.providerID,
-        });
-      } else if (only) {
-        let group = contested.get(only.index);
-        if (!group) {
-          group = {
-            nodes: [],
-            machines: [only.entry.item],
-            reason: `several nodes denote the machine with providerID '${only.entry.providerID}'`,
-          };
-          contested.set(only.index, group);
-          ambiguous.push(group);
-        }
-        group.nodes.push(node.item);
-      } else {
-        const machines = found as readonly Slot<M>[];
+      const found = claimSlots[i]!;
+      if (typeof found !== 'number') {
         ambiguous.push({
           nodes: [node.item],
-          machines: machines.map((m) => m.entry.item),
-          reason: `node providerID '${node.providerID}' denotes ${machines.length} machines`,
+          machines: found.map((m) => entries[m]!.item),
+          reason: `node providerID '${node.providerID}' denotes ${found.length} machines`,
         });
+        continue;
       }
+      const machine = entries[found]!;
+      if (claimCount[found] === 1) {
+        matched.push({
+          node: node.item,
+          machine: machine.item,
+          nodeProviderID: node.providerID,
+          machineProviderID: machine.providerID,
+        });
+        continue;
+      }
+      let group = contested.get(found);
+      if (!group) {
+        group = {
+          nodes: [],
+          machines: [machine.item],
+          reason: `several nodes denote the machine with providerID '${machine.providerID}'`,
+        };
+        contested.set(found, group);
+        ambiguous.push(group);
+      }
+      group.nodes.push(node.item);
     }
     const unmatchedMachines = [...this.#emptyMachines];
-    for (const slot of this.#machines)
-      if (claimCount[slot.index] === 0) unmatchedMachines.push(slot.entry.item);
+    for (let i = 0; i < entries.length; i++)
+      if (claimCount[i] === 0) unmatchedMachines.push(entries[i]!.item);
     return { matched, unmatchedNodes, unmatchedMachines, ambiguous };
   }
 }
+
+// An ID whose key has no qualifier.
+const isBare = (id: IdentityKeys) => id.key === id.unqualifiedKey;

@@ -7,7 +7,7 @@ import {
   unqualifiedKey,
   withQualifier,
 } from './identity.js';
-import { splitProviderID } from './split.js';
+import { isBlank, splitProviderID } from './split.js';
 import {
   type CloudProviderIDGrammar,
   type InstanceIdentity,
@@ -34,8 +34,6 @@ export interface IdentifiedProviderID {
   readonly parsed?: ParsedProviderID;
   readonly error?: ProviderIDError;
 }
-
-const isBlank = (s: string) => s.trim() === '';
 
 /**
  * One shared cell per unqualified key, handed out with every ID that has that key. It is
@@ -73,9 +71,11 @@ export class ProviderIDRegistry {
   // Lower-cased scheme -> its registered spelling, to explain "AWS://" instead of guessing.
   readonly #schemeByLowerCase = new Map<string, string>();
   readonly #bareClaimers: CloudProviderIDGrammar[] = [];
-  // options.cloud -> input -> keys, and unqualified key -> cell. Emptied whenever a grammar
-  // is registered or they grow past their limit; `memoGeneration` counts those times.
-  readonly #keysMemo = new Map<string | undefined, Map<string, IdentityKeys>>();
+  // input -> keys per options.cloud (the plain memo when none is named), and unqualified
+  // key -> cell. Emptied whenever a grammar is registered or they grow past their limit;
+  // `memoGeneration` counts those times.
+  readonly #keysMemo = new Map<string, Map<string, IdentityKeys>>();
+  #plainKeysMemo = new Map<string, IdentityKeys>();
   readonly #cells = new Map<string, IdentityCell>();
   #memoGeneration = 0;
 
@@ -246,27 +246,32 @@ export class ProviderIDRegistry {
    * between callers is safe.
    */
   identityKeys(input: string, options: ParseOptions = {}): IdentityKeys {
-    let memo = this.#keysMemo.get(options.cloud);
+    const keys = this.#memoFor(options.cloud).get(input);
+    return keys !== undefined ? keys : this.#rememberKeys(input, options);
+  }
+
+  // The memo of one parse option (most callers name no cloud: that one needs no lookup).
+  #memoFor(cloud: string | undefined): Map<string, IdentityKeys> {
+    if (cloud === undefined) return this.#plainKeysMemo;
+    let memo = this.#keysMemo.get(cloud);
     if (memo === undefined) {
       memo = new Map();
-      this.#keysMemo.set(options.cloud, memo);
+      this.#keysMemo.set(cloud, memo);
     }
-    let keys = memo.get(input);
-    if (keys === undefined) {
-      if (memo.size >= IDENTITY_MEMO_LIMIT || this.#cells.size >= IDENTITY_MEMO_LIMIT) {
-        this.#forget();
-        memo = new Map();
-        this.#keysMemo.set(options.cloud, memo);
-      }
-      const id = this.identify(input, options);
-      let cell = this.#cells.get(id.unqualifiedKey);
-      if (cell === undefined) {
-        cell = { owner: undefined, group: undefined };
-        this.#cells.set(id.unqualifiedKey, cell);
-      }
-      keys = { key: id.key, unqualifiedKey: id.unqualifiedKey, cell };
-      memo.set(input, keys);
+    return memo;
+  }
+
+  #rememberKeys(input: string, options: ParseOptions): IdentityKeys {
+    if (this.#memoFor(options.cloud).size >= IDENTITY_MEMO_LIMIT || this.#cells.size >= IDENTITY_MEMO_LIMIT)
+      this.#forget();
+    const id = this.identify(input, options);
+    let cell = this.#cells.get(id.unqualifiedKey);
+    if (cell === undefined) {
+      cell = { owner: undefined, group: undefined };
+      this.#cells.set(id.unqualifiedKey, cell);
     }
+    const keys = { key: id.key, unqualifiedKey: id.unqualifiedKey, cell };
+    this.#memoFor(options.cloud).set(input, keys);
     return keys;
   }
 
@@ -280,6 +285,7 @@ export class ProviderIDRegistry {
 
   #forget(): void {
     this.#keysMemo.clear();
+    this.#plainKeysMemo = new Map();
     this.#cells.clear();
     this.#memoGeneration++;
   }

@@ -27,3 +27,12 @@ export function splitProviderID(input: string): SplitProviderID {
 export function nonEmptySegments(rest: string): string[] {
   return rest.split('/').filter((s) => s !== '');
 }
+
+/**
+ * Whether a providerID is empty or only white space (`s.trim() === ''`). Almost every ID
+ * starts with a printable ASCII character, which settles it without trimming.
+ */
+export function isBlank(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return c > 0x20 && c < 0x7f ? false : s.trim() === '';
+}
