@@ -1,5 +1,4 @@
 import type { IdentityKeys, ProviderIDRegistry } from './registry.js';
-import { isBlank } from './split.js';
 import type { ParseOptions } from './types.js';
 
 /** One entry handed to the index: the providerID and the caller's object it belongs to. */
@@ -100,12 +99,12 @@ export class ProviderIDIndex<M> {
 
   /** Indexes one machine. */
   add(entry: ProviderIDEntry<M>): void {
-    if (isBlank(entry.providerID)) {
+    // Only the keys: no parsed ID (~8 objects) is kept per machine.
+    const id = this.#registry.identityKeys(entry.providerID, this.#options);
+    if (id.blank) {
       this.#emptyMachines.push(entry.item);
       return;
     }
-    // Only the keys: no parsed ID (~8 objects) is kept per machine.
-    const id = this.#registry.identityKeys(entry.providerID, this.#options);
     // Before this machine is added: a map made now is made from the machines before it.
     const own = this.#ownMap();
     const index = this.#entries.length;
@@ -125,6 +124,7 @@ export class ProviderIDIndex<M> {
     if (previous !== undefined) previous.lost = true;
     cell.owner = this.#owner;
     cell.group = index;
+    cell.lone = id;
   }
 
   // The index's own map, made (from the slots, in their order) the first time the cells
@@ -153,21 +153,24 @@ export class ProviderIDIndex<M> {
   // array), or -1 for none. A lone slot is returned as a number, so the common case
   // allocates nothing.
   #candidates(id: IdentityKeys): number | number[] {
+    if (id.blank) return -1;
     const own = this.#ownMap();
-    const group =
-      own !== undefined
-        ? own.get(id.unqualifiedKey)
-        : id.cell.owner === this.#owner
-          ? id.cell.group
-          : undefined;
+    let group: Group | undefined;
+    let machine: IdentityKeys | undefined;
+    if (own === undefined) {
+      const cell = id.cell;
+      if (cell.owner !== this.#owner) return -1;
+      group = cell.group;
+      machine = cell.lone;
+    } else group = own.get(id.unqualifiedKey);
     if (group === undefined) return -1;
     const keys = this.#keys;
     const nodeQualified = id.key !== id.unqualifiedKey;
     if (typeof group === 'number') {
-      const machine = keys[group]!;
+      if (own !== undefined) machine = keys[group]!;
       // The same string, or an unqualified node, denotes the machine. Otherwise a qualified
       // node denotes machines with the same qualifier, then those with none.
-      return machine === id || !nodeQualified || machine.key === id.key || isBare(machine) ? group : -1;
+      return machine === id || !nodeQualified || machine!.key === id.key || isBare(machine!) ? group : -1;
     }
     if (!nodeQualified) return group.slice();
     const all: number[] = [];
@@ -179,7 +182,6 @@ export class ProviderIDIndex<M> {
 
   /** The machines a single node providerID denotes (several means ambiguous). */
   lookup(nodeProviderID: string): M[] {
-    if (isBlank(nodeProviderID)) return [];
     const found = this.#candidates(this.#registry.identityKeys(nodeProviderID, this.#options));
     if (typeof found === 'number') return found < 0 ? [] : [this.#entries[found]!.item];
     return found.map((i) => this.#entries[i]!.item);
@@ -196,9 +198,7 @@ export class ProviderIDIndex<M> {
     // How many nodes claim each machine, by slot index.
     const claimCount = new Uint32Array(entries.length);
     for (const node of nodes) {
-      const found = isBlank(node.providerID)
-        ? -1
-        : this.#candidates(this.#registry.identityKeys(node.providerID, this.#options));
+      const found = this.#candidates(this.#registry.identityKeys(node.providerID, this.#options));
       if (found === -1) {
         unmatchedNodes.push(node.item);
         continue;

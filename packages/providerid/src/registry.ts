@@ -44,13 +44,38 @@ export interface IdentifiedProviderID {
 export interface IdentityCell {
   owner: unknown;
   group: number | number[] | undefined;
+  /** The keys of the machine filed, while `group` is a single slot. */
+  lone: IdentityKeys | undefined;
 }
 
 /** The two keys the index matches on (see IdentifiedProviderID), and their shared cell. */
 export interface IdentityKeys {
   readonly key: string;
   readonly unqualifiedKey: string;
+  /** Whether the string is empty or only white space (it identifies no instance). */
+  readonly blank: boolean;
   readonly cell: IdentityCell;
+}
+
+/**
+ * A memo entry. The first string seen with an unqualified key carries that key's cell
+ * itself, so for most IDs (one spelling per instance) keys and cell are one object: the
+ * index reads one object per lookup, not two.
+ */
+class MemoKeys implements IdentityKeys, IdentityCell {
+  owner: unknown = undefined;
+  group: number | number[] | undefined = undefined;
+  lone: IdentityKeys | undefined = undefined;
+  readonly cell: IdentityCell;
+
+  constructor(
+    readonly key: string,
+    readonly unqualifiedKey: string,
+    readonly blank: boolean,
+    cell: IdentityCell | undefined,
+  ) {
+    this.cell = cell ?? this;
+  }
 }
 
 /**
@@ -265,12 +290,8 @@ export class ProviderIDRegistry {
     if (this.#memoFor(options.cloud).size >= IDENTITY_MEMO_LIMIT || this.#cells.size >= IDENTITY_MEMO_LIMIT)
       this.#forget();
     const id = this.identify(input, options);
-    let cell = this.#cells.get(id.unqualifiedKey);
-    if (cell === undefined) {
-      cell = { owner: undefined, group: undefined };
-      this.#cells.set(id.unqualifiedKey, cell);
-    }
-    const keys = { key: id.key, unqualifiedKey: id.unqualifiedKey, cell };
+    const keys = new MemoKeys(id.key, id.unqualifiedKey, isBlank(input), this.#cells.get(id.unqualifiedKey));
+    if (keys.cell === keys) this.#cells.set(id.unqualifiedKey, keys);
     this.#memoFor(options.cloud).set(input, keys);
     return keys;
   }

@@ -143,6 +143,9 @@ describe('ProviderIDRegistry.identityKeys', () => {
     expect(r.identityKeys('42', { cloud: 'numbered' }).key).not.toBe(r.identityKeys('42').key);
     // IDs of one instance share a cell, whatever their spelling.
     expect(r.identityKeys('oldnum://0042').cell).toBe(r.identityKeys('num://42').cell);
+    // Blank strings are told apart from IDs (the index files neither machines nor nodes for them).
+    for (const blank of ['', ' ', '\t\u3000']) expect(r.identityKeys(blank).blank).toBe(true);
+    for (const id of ['num://42', ' num://42', 'x']) expect(r.identityKeys(id).blank).toBe(false);
   });
 
   it('forgets what it remembered when a grammar is registered', () => {
