@@ -368,6 +368,28 @@ describe.skipIf(noControlPlane())('capi-kit lease: options and failure paths', {
     expect(JSON.parse(asJson.stdout)).toMatchObject({ renewed: false, because: 'absent' });
   });
 
+  it('renew: exit 1 on a lease held by another identity, naming the holder; the lease is left as it was', async () => {
+    const n = node('foreign');
+    expect(await libraryClient('alice', 30).tryAcquire(n)).toMatchObject({ acquired: true });
+    const before = await api().readNamespacedLease({ name: n, namespace: env.namespace });
+    expect(lease(['renew', n, '--holder', 'bob'])).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `capi-kit lease: 'bob' does not hold the lease of node ${n}: it is held by 'alice'\n`,
+    });
+    const asJson = lease(['renew', n, '--holder', 'bob', '--json']);
+    expect(asJson.code).toBe(1);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({
+      renewed: false,
+      because: 'lost',
+      holder: 'alice',
+      lease: { node: n, holder: 'alice', heldByMe: false },
+    });
+    const after = await api().readNamespacedLease({ name: n, namespace: env.namespace });
+    expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+    expect(after.spec).toEqual(before.spec);
+  });
+
   it('--json of renew and release prints the library result', () => {
     const n = node('json');
     expect(lease(['acquire', n, '--holder', 'alice', '--duration', '30'])).toMatchObject({ code: 0 });

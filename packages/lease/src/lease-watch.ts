@@ -18,6 +18,8 @@ export interface WatchLeasesParams {
   readonly api: LeaseApi;
   readonly namespace: string;
   readonly retryPeriodMs: number;
+  /** How long the server keeps each watch request open (1 to maxWatchTimeoutSeconds). */
+  readonly timeoutSeconds: number;
   readonly signal: AbortSignal | undefined;
   readonly describe: (
     leaseName: string,
@@ -30,7 +32,7 @@ export interface WatchLeasesParams {
  * inactivity timeout means a quiet namespace ends its watch cleanly and resumes from the
  * last resourceVersion instead of being aborted as an error.
  */
-const watchTimeoutSeconds = 25;
+export const maxWatchTimeoutSeconds = 25;
 
 /**
  * List, then watch from the list's resourceVersion; resume from the last seen version
@@ -84,7 +86,7 @@ export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<Le
       new Watch(params.kubeConfig)
         .watch(
           `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`,
-          { resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchTimeoutSeconds },
+          { resourceVersion, allowWatchBookmarks: true, timeoutSeconds: params.timeoutSeconds },
           (phase: string, object: V1Lease & { code?: number }) => {
             if (phase === 'BOOKMARK') {
               last = object.metadata?.resourceVersion ?? last;

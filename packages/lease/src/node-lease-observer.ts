@@ -11,7 +11,7 @@ import {
 } from './inspection.js';
 import { LeaseApi } from './lease-api.js';
 import { readLeaseRecord } from './lease-record.js';
-import { type LeaseChange, watchLeases } from './lease-watch.js';
+import { type LeaseChange, maxWatchTimeoutSeconds, watchLeases } from './lease-watch.js';
 import { type LeaseLocation, nodeNamedLeases } from './location.js';
 import { type LeaseTiming, resolveLeaseTiming } from './timing.js';
 
@@ -148,8 +148,26 @@ export class NodeLeaseObserver {
    * and resumes); it ends when `signal` aborts or the loop breaks. A failure of the first
    * list (403, unreachable) is thrown from the iterator.
    */
-  watch(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<LeaseChange> {
+  watch(
+    options: {
+      signal?: AbortSignal;
+      /**
+       * How long the server keeps each watch request open before the iterator resumes it from
+       * the last resourceVersion: a whole number of seconds from 1 to 25 (the default), under
+       * client-node's 30 s inactivity timeout.
+       */
+      timeoutSeconds?: number;
+    } = {},
+  ): AsyncIterableIterator<LeaseChange> {
+    const timeoutSeconds = options.timeoutSeconds ?? maxWatchTimeoutSeconds;
+    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > maxWatchTimeoutSeconds) {
+      throw new LeaseConfigError(
+        `timeoutSeconds must be a whole number from 1 to ${maxWatchTimeoutSeconds} (got ${timeoutSeconds})`,
+        'timeoutSeconds',
+      );
+    }
     return watchLeases({
+      timeoutSeconds,
       kubeConfig: this.kubeConfig,
       api: this.api,
       namespace: this.location.namespace,

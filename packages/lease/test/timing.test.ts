@@ -1,6 +1,8 @@
+import { KubeConfig } from '@kubernetes/client-node';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeaseConfigError } from '../src/errors.js';
+import { NodeLeaseObserver } from '../src/node-lease-observer.js';
 import {
   defaultLeaseTiming,
   jitteredRetryMs,
@@ -84,5 +86,22 @@ describe('retry jitter', () => {
   ])('with rand %d waits %d ms for a 1 s retry period, as wait.Jitter(d, 1.2)', (rand, expected) => {
     vi.spyOn(Math, 'random').mockReturnValue(rand);
     expect(jitteredRetryMs(1000)).toBeCloseTo(expected, 6);
+  });
+});
+
+describe('watch timeoutSeconds', () => {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+
+  it.each([0, 26, 1.5, Number.NaN])('refuses %s before any request', (timeoutSeconds) => {
+    const observer = new NodeLeaseObserver({ kubeConfig });
+    expect(() => observer.watch({ timeoutSeconds })).toThrow(
+      expect.objectContaining({ code: 'invalid-config', path: 'timeoutSeconds' }),
+    );
   });
 });
