@@ -69,6 +69,42 @@ describe('capi-kit phase on later versions', () => {
     ]);
   });
 
+  it('keeps the stored phase of paused objects: the annotation, spec.paused, or a paused Cluster in the manifest', async () => {
+    // Ready with a Node, so the rules would write Running; paused, the stored phase stands.
+    const machine = (name: string, cluster: string, annotations = '{}') =>
+      v1beta2Machine(
+        name,
+        '{phase: Provisioned, initialization: {infrastructureProvisioned: true}, nodeRef: {name: n1}}',
+      )
+        .replace('clusterName: c1', `clusterName: ${cluster}`)
+        .replace(
+          `metadata: {name: ${name}, namespace: ns}`,
+          `metadata: {name: ${name}, namespace: ns, annotations: ${annotations}}`,
+        );
+    const cluster = (name: string, paused: boolean) => `apiVersion: cluster.x-k8s.io/v1beta2
+kind: ClusterList
+items:
+- metadata: {name: ${name}, namespace: ns}
+  spec: {paused: ${paused}, infrastructureRef: {apiGroup: g, kind: K, name: i}}
+  status: {phase: Pending}
+`;
+    const manifest = [
+      machine('free', 'running'),
+      machine('annotated', 'running', "{cluster.x-k8s.io/paused: ''}"),
+      machine('in-paused', 'held'),
+      cluster('running', false),
+      cluster('held', true),
+    ].join('---\n');
+    const r = await runMain(['phase', '-f', '-', '--json'], manifest);
+    expect(r.code).toBe(ExitCode.ok);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).phase),
+    ).toEqual(['Running', 'Provisioned', 'Provisioned', 'Provisioning', 'Pending']);
+  });
+
   it('rejects an invalid v1beta2 Machine with the JSON path, printing nothing', async () => {
     const r = await runMain(['phase', '-f', '-'], v1beta2Machine('bad', '{phase: Broken}'));
     expect(r.code).toBe(ExitCode.input);

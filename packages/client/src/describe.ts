@@ -1,3 +1,4 @@
+import { isLaterClusterPaused } from '@capi-kit/core/phases';
 import { type LeaseInspection, type LeaseLocation, NodeLeaseObserver } from '@capi-kit/lease';
 import { ProviderIDIndex, type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/providerid';
 import { CoreV1Api, type KubeConfig, type V1Lease, type V1Node } from '@kubernetes/client-node';
@@ -210,11 +211,13 @@ export async function describeCluster(
 
   const describedSets: DescribedGroup[] = sets.map((s) => group('MachineSet', s, ownerOf('MachineSet', s)));
   const describedDeployments: DescribedGroup[] = deployments.map((d) => group('MachineDeployment', d, null));
+  // A paused Cluster pauses its Machines' reconcile too (v1alpha3+): their stored phase stands.
+  const phaseContext = { clusterPaused: isLaterClusterPaused(cluster as never) };
   const described = machines.map((m) => ({
     machine: m,
     name: m.metadata?.name ?? '',
     namespace: m.metadata?.namespace ?? namespace,
-    phase: phaseOf(m),
+    phase: phaseOf(m, phaseContext),
     providerID: providerIDOf(m) ?? null,
     owner: ownerOf('Machine', m),
     node: null as DescribedMachine['node'],

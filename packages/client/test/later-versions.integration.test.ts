@@ -82,5 +82,15 @@ describe.skipIf(noControlPlane('private-local'))('later Cluster API versions', (
       ['m-0', 'aws:///eu-west-1a/i-0abc'],
     ]);
     expect(described.problems.map((p) => p.object)).toEqual([`Secret ${ns}/today-kubeconfig`]);
+    // Phases by v1beta2's rules, though nothing is stored yet: the Cluster has no reference
+    // (Pending); the Machine has its bootstrap secret and a providerID (Provisioned).
+    expect(described.cluster.phase).toBe('Pending');
+    expect(described.machines.map((m) => m.phase)).toEqual(['Provisioned']);
+
+    // A paused Cluster is not reconciled, nor are its Machines: their stored phase ("") stands.
+    unwrap(await clusters.patch(ns, 'today', { type: 'merge', patch: { spec: { paused: true } } }));
+    const paused = unwrap(await describeCluster(client, 'today', { namespace: ns }));
+    expect(paused.cluster.phase).toBe('');
+    expect(paused.machines.map((m) => m.phase)).toEqual(['']);
   });
 });

@@ -1,4 +1,5 @@
 import type { CapiClient, CapiKind, Unreadable } from '@capi-kit/client';
+import { isLaterClusterPaused } from '@capi-kit/core/phases';
 import { oneOf, parseCommandLine } from '../args.js';
 import { connectManagement, namespaceOf } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
@@ -11,8 +12,10 @@ const usage = `Usage: capi-kit get clusters|machines|machinesets|machinedeployme
 
 Lists Cluster API objects of a live management cluster, of every Cluster API version it
 serves (cluster.k8s.io/v1alpha1 and cluster.x-k8s.io/v1alpha2 side by side), as a table
-like kubectl's. Phases are core's (v1alpha2 as the controllers compute them, v1alpha1
-normalised). Uses --kubeconfig FILE, else KUBECONFIG, else ~/.kube/config, else the
+like kubectl's. Phases are core's: Machines and Clusters of cluster.x-k8s.io v1alpha2 to
+v1beta2 show the phase their version's controller writes on its next reconcile (the stored
+phase while the Cluster or object is paused, as upstream leaves it), v1alpha1 Machines their
+normalised phase, MachineDeployments (-o wide) their stored phase. Uses --kubeconfig FILE, else KUBECONFIG, else ~/.kube/config, else the
 in-cluster config.
 
 Options:
@@ -52,6 +55,8 @@ interface Context {
   readonly now: number;
   /** Machines of the listed scope, for the clusters' MACHINES column. */
   readonly machines: readonly Item[];
+  /** `namespace/name` of the paused Clusters of the listed scope (v1alpha3+), for Machine phases. */
+  readonly pausedClusters: ReadonlySet<string>;
 }
 
 type Served = {
@@ -71,9 +76,14 @@ const str = (value: unknown) =>
 const num = (value: unknown) => (typeof value === 'number' ? String(value) : '0');
 /** The library, imported when the command runs (client-node takes a while to load). */
 let lib: typeof import('@capi-kit/client');
-const phase = (item: Item) =>
-  item.invalid === undefined ? lib.phaseOf(item.raw as never) || '<unknown>' : '<invalid>';
 const cluster = (item: Item) => lib.clusterNameOf(item.raw as never) ?? '';
+const clusterKey = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
+const phase = (item: Item, context: Context) =>
+  item.invalid === undefined
+    ? lib.phaseOf(item.raw as never, {
+        clusterPaused: context.pausedClusters.has(clusterKey(item.raw.metadata?.namespace, cluster(item))),
+      }) || '<unknown>'
+    : '<invalid>';
 const owner = (item: Item) =>
   (item.raw.metadata?.ownerReferences ?? []).map((r) => `${r.kind}/${r.name}`).join(',') || '<none>';
 
@@ -93,7 +103,8 @@ function machinesReady(item: Item, context: Context): string {
   const mine = context.machines.filter(
     (m) => m.apiVersion === item.apiVersion && m.raw.metadata?.namespace === namespace && cluster(m) === name,
   );
-  return `${mine.filter((m) => phase(m) === 'running').length}/${mine.length}`;
+  // v1alpha2 writes `running`, v1alpha3+ `Running`.
+  return `${mine.filter((m) => phase(m, context).toLowerCase() === 'running').length}/${mine.length}`;
 }
 
 const KIND_ROWS: readonly KindRow[] = [
@@ -110,9 +121,10 @@ const KIND_ROWS: readonly KindRow[] = [
         header: 'ENDPOINT',
         wide: true,
         cell: (i) => {
-          const endpoint = (
-            i.raw.status?.apiEndpoints as { host?: string; port?: number }[] | undefined
-          )?.[0];
+          // v1alpha2: status.apiEndpoints[0]; v1alpha3+: spec.controlPlaneEndpoint.
+          const endpoint =
+            (i.raw.status?.apiEndpoints as { host?: string; port?: number }[] | undefined)?.[0] ??
+            (i.raw.spec?.controlPlaneEndpoint as { host?: string; port?: number } | undefined);
           return endpoint === undefined ? '<none>' : `${str(endpoint.host)}:${num(endpoint.port)}`;
         },
       },
@@ -168,6 +180,7 @@ const KIND_ROWS: readonly KindRow[] = [
       { header: 'UPDATED', cell: (i) => num(i.raw.status?.updatedReplicas) },
       common.available,
       common.age,
+      { header: 'PHASE', wide: true, cell: phase },
       { header: 'PAUSED', wide: true, cell: (i) => String(i.raw.spec?.paused === true) },
     ],
   },
@@ -254,6 +267,19 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     }
     machines = machineList.items;
   }
+  // A paused Cluster leaves its Machines' stored phases standing: find which are paused.
+  const pausedClusters = new Set<string>();
+  if (row.kind === 'Machine' && (output === 'table' || output === 'wide')) {
+    const clusterList = await listServed(client, 'Cluster', namespace);
+    if ('error' in clusterList) {
+      io.stderr(`capi-kit get: ${printable(clusterList.error)}\n`);
+      return ExitCode.cluster;
+    }
+    for (const c of clusterList.items) {
+      if (c.invalid === undefined && isLaterClusterPaused(c.raw as never))
+        pausedClusters.add(clusterKey(c.raw.metadata?.namespace, str(c.raw.metadata?.name)));
+    }
+  }
   for (const item of listed.items)
     if (item.invalid !== undefined) io.stderr(`capi-kit get: warning: ${printable(item.invalid.message)}\n`);
 
@@ -280,7 +306,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
       : []),
     ...row.columns.filter((c) => output === 'wide' || !c.wide),
   ];
-  const context: Context = { now: Date.now(), machines };
+  const context: Context = { now: Date.now(), machines, pausedClusters };
   const rows = listed.items.map((item) => columns.map((c) => printable(c.cell(item, context))));
   io.stdout(
     formatTable(

@@ -4,9 +4,11 @@ import { isPlainObject } from '@capi-kit/core/objects';
 import {
   clusterPhase,
   isClusterPhase,
+  isLaterClusterPaused,
   isMachinePhase,
   type LaterClusterPhaseSource,
   type LaterMachinePhaseSource,
+  type LaterPhaseContext,
   type LaterVersion,
   laterClusterPhase,
   laterClusterPhases,
@@ -34,7 +36,9 @@ object's version: cluster.x-k8s.io/v1alpha2 as CAPI v0.2, v1alpha3 as v0.3, v1al
 v0.4, v1beta1 as v1.10 and v1beta2 as v1.14 (no Failed phase; Updating). Each rule that
 holds overwrites the phase (deleting is last, so it beats the rest), and a stored phase
 that no rule touches is kept. Inputs that live in other objects (bootstrap config,
-infrastructure, Nodes) are taken as the Machine or Cluster records them.
+infrastructure, Nodes) are taken as the Machine or Cluster records them. From v1alpha3, a
+paused object (the cluster.x-k8s.io/paused annotation, a Cluster's spec.paused, or a Machine
+whose Cluster in the same manifest is paused) is not reconciled, so its stored phase stands.
 
 cluster.k8s.io/v1alpha1 objects have no computed phase: a v1alpha1 Machine's free-text
 status.phase is normalised (Running → running, Terminating → deleting, ...), and a v1alpha1
@@ -68,14 +72,20 @@ interface Reading {
 }
 
 /** Decodes one kind with its schema, then finds its phase. */
-type PhaseReader = (value: unknown) => { readonly errors: SchemaError[] } | { readonly reading: Reading };
+type PhaseReader = (
+  value: unknown,
+  context: LaterPhaseContext,
+) => { readonly errors: SchemaError[] } | { readonly reading: Reading };
 
 type Codec<A> = Parameters<typeof decodeWith<A>>[0];
 
-function phaseReader<A>(codec: Codec<A>, read: (object: A) => Reading): PhaseReader {
-  return (value) => {
+function phaseReader<A>(
+  codec: Codec<A>,
+  read: (object: A, context: LaterPhaseContext) => Reading,
+): PhaseReader {
+  return (value, context) => {
     const decoded = decodeWith(codec, value);
-    return decoded._tag === 'Left' ? { errors: decoded.left } : { reading: read(decoded.right) };
+    return decoded._tag === 'Left' ? { errors: decoded.left } : { reading: read(decoded.right, context) };
   };
 }
 
@@ -116,8 +126,8 @@ function laterMachineReader<M extends LaterMachinePhaseSource>(
   version: LaterVersion,
   codec: Codec<M>,
 ): PhaseReader {
-  return phaseReader(codec, (machine) =>
-    readLaterPhase(version, laterMachinePhase(version, machine), laterMachinePhases[version]),
+  return phaseReader(codec, (machine, context) =>
+    readLaterPhase(version, laterMachinePhase(version, machine, context), laterMachinePhases[version]),
   );
 }
 
@@ -190,6 +200,7 @@ type Outcome =
 function outcomesOf(
   value: unknown,
   where: string,
+  pausedClusters: ReadonlySet<string>,
   inherited?: { apiVersion: string; kind: string },
 ): Outcome[] {
   if (!isPlainObject(value)) {
@@ -205,7 +216,9 @@ function outcomesOf(
       kind === 'List' || apiVersion === undefined
         ? undefined
         : { apiVersion, kind: kind!.replace(/List$/, '') };
-    return value.items.flatMap((item, i) => outcomesOf(item, `${where} items[${i}]`, itemType));
+    return value.items.flatMap((item, i) =>
+      outcomesOf(item, `${where} items[${i}]`, pausedClusters, itemType),
+    );
   }
   const reader = readers.get(key);
   if (reader === undefined) {
@@ -218,7 +231,7 @@ function outcomesOf(
     return [{ type: 'ignored', note: `${where}: ignored ${what}: ${why}` }];
   }
   const object = { ...value, apiVersion, kind };
-  const result = reader(object);
+  const result = reader(object, { clusterPaused: pausedClusters.has(machineClusterKey(object)) });
   if ('errors' in result) {
     return [{ type: 'invalid', errors: result.errors.map((error) => `${where}: ${error.message}`) }];
   }
@@ -235,6 +248,41 @@ function outcomesOf(
       ? { type: 'row', row }
       : { type: 'row', row, note: `${where}: ${reading.note}` },
   ];
+}
+
+/** `apiVersion namespace/name` of a Cluster, and of a Machine's Cluster (its spec.clusterName). */
+function clusterKey(apiVersion: unknown, metadata: unknown, name: unknown): string {
+  const namespace = isPlainObject(metadata) ? text(metadata.namespace) : undefined;
+  return `${text(apiVersion)} ${namespace ?? ''}/${text(name)}`;
+}
+function machineClusterKey(object: Readonly<Record<string, unknown>>): string {
+  const spec = isPlainObject(object.spec) ? object.spec : {};
+  return clusterKey(object.apiVersion, object.metadata, spec.clusterName);
+}
+
+/**
+ * The paused v1alpha3+ Clusters of the manifest (Lists opened): their Machines keep their
+ * stored phase. A Cluster that does not decode is left to its own error.
+ */
+function pausedClustersOf(values: readonly unknown[]): Set<string> {
+  const paused = new Set<string>();
+  const visit = (value: unknown, inherited?: { apiVersion?: string; kind?: string }): void => {
+    if (!isPlainObject(value)) return;
+    const apiVersion = text(value.apiVersion) ?? inherited?.apiVersion;
+    const kind = text(value.kind) ?? inherited?.kind;
+    if (listKinds.has(`${apiVersion} ${kind}`) && Array.isArray(value.items)) {
+      const itemType = kind === 'List' ? {} : { apiVersion, kind: kind?.replace(/List$/, '') };
+      for (const item of value.items) visit(item, itemType);
+      return;
+    }
+    const isLaterCluster = laterAPIVersions.includes(apiVersion ?? '') && kind === 'Cluster';
+    if (isLaterCluster && isLaterClusterPaused(value as never)) {
+      const metadata = isPlainObject(value.metadata) ? value.metadata : {};
+      paused.add(clusterKey(apiVersion, metadata, metadata.name));
+    }
+  };
+  for (const value of values) visit(value);
+  return paused;
 }
 
 function table(rows: readonly PhaseRow[]): string {
@@ -266,7 +314,10 @@ export const phaseCommand: CommandBody = {
     // Nothing goes to stdout on failure, so syntax errors go to stderr too.
     const input = await readManifestInput(io, values.file, io.stderr);
     if (input === undefined) return ExitCode.input;
-    const outcomes = input.documents.flatMap((doc) => outcomesOf(doc.value, documentLabel(doc)));
+    const pausedClusters = pausedClustersOf(input.documents.map((doc) => doc.value));
+    const outcomes = input.documents.flatMap((doc) =>
+      outcomesOf(doc.value, documentLabel(doc), pausedClusters),
+    );
     const errors = outcomes.flatMap((outcome) => (outcome.type === 'invalid' ? outcome.errors : []));
     if (errors.length > 0) {
       for (const line of errors) io.stderr(`${line}\n`);

@@ -7,6 +7,7 @@ import {
   storedPhase,
 } from './inputs.js';
 import type { LaterVersion } from './machine-rules-by-version.js';
+import { isReconcilePaused, type LaterPhaseContext } from './paused.js';
 import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
 
 /**
@@ -34,6 +35,7 @@ export interface LaterClusterPhaseSource {
   readonly metadata?: PhaseSourceMetadata | null | undefined;
   readonly spec?:
     | {
+        readonly paused?: boolean | null | undefined;
         readonly infrastructureRef?: Reference | null | undefined;
         readonly controlPlaneRef?: Reference | null | undefined;
         readonly controlPlaneEndpoint?:
@@ -167,25 +169,35 @@ export const laterClusterPhaseRules: Readonly<Record<LaterVersion, readonly Rule
   ],
 };
 
-export type LaterClusterPhaseDecision = PhaseDecision<LaterClusterPhaseFacts, LaterClusterPhase>;
+/** A decision, and whether reconciliation is paused (then no rule ran and the stored phase stands). */
+export type LaterClusterPhaseDecision = PhaseDecision<LaterClusterPhaseFacts, LaterClusterPhase> & {
+  readonly paused: boolean;
+};
 
 export function decideLaterClusterPhase(
   version: LaterVersion,
   previous: string,
   facts: LaterClusterPhaseFacts,
 ): LaterClusterPhaseDecision {
-  return applyPhaseRules(laterClusterPhaseRules[version], previous, facts);
+  return { ...applyPhaseRules(laterClusterPhaseRules[version], previous, facts), paused: false };
 }
 
+/** Why the next reconcile writes the phase it writes; a paused Cluster keeps its stored phase. */
 export function explainLaterClusterPhase(
   version: LaterVersion,
   cluster: LaterClusterPhaseSource,
 ): LaterClusterPhaseDecision {
-  return decideLaterClusterPhase(
-    version,
-    storedPhase(cluster.status?.phase),
-    laterClusterPhaseFacts(version, cluster),
-  );
+  const previous = storedPhase(cluster.status?.phase);
+  const facts = laterClusterPhaseFacts(version, cluster);
+  if (isReconcilePaused(cluster.metadata, cluster.spec?.paused, {})) {
+    return { previous, phase: previous, facts, fired: [], decidedBy: undefined, paused: true };
+  }
+  return decideLaterClusterPhase(version, previous, facts);
+}
+
+/** Whether a Cluster pauses its own reconcile and its Machines' (`spec.paused` or the annotation). */
+export function isLaterClusterPaused(cluster: LaterClusterPhaseSource): boolean {
+  return isReconcilePaused(cluster.metadata, cluster.spec?.paused, {});
 }
 
 /** The `status.phase` the version's Cluster controller writes on its next reconcile. */

@@ -20,6 +20,7 @@ export {
 export {
   decideLaterClusterPhase,
   explainLaterClusterPhase,
+  isLaterClusterPaused,
   type LaterClusterPhase,
   type LaterClusterPhaseDecision,
   type LaterClusterPhaseFacts,
@@ -68,6 +69,7 @@ export {
   machinePhaseModel,
   machineStateMachine,
 } from './machine-state-machine.js';
+export type { LaterPhaseContext } from './paused.js';
 export type { PhaseDecision, PhaseFacts, PhaseRule, PhaseValue } from './rules.js';
 export type {
   FactDescription,

@@ -36,4 +36,6 @@ export function storedPhase(value: unknown): string {
 /** The `metadata` fields the phase rules read. */
 export interface PhaseSourceMetadata {
   readonly deletionTimestamp?: string | Date | null | undefined;
+  /** Read by the v1alpha3+ phase functions for the pause annotation. */
+  readonly annotations?: Readonly<Record<string, string>> | null | undefined;
 }

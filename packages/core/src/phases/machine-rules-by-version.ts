@@ -7,6 +7,7 @@ import {
   type PhaseSourceMetadata,
   storedPhase,
 } from './inputs.js';
+import { isReconcilePaused, type LaterPhaseContext } from './paused.js';
 import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
 
 /**
@@ -208,7 +209,10 @@ export const laterMachinePhaseRules: Readonly<Record<LaterVersion, readonly Rule
   ],
 };
 
-export type LaterMachinePhaseDecision = PhaseDecision<LaterMachinePhaseFacts, LaterMachinePhase>;
+/** A decision, and whether reconciliation is paused (then no rule ran and the stored phase stands). */
+export type LaterMachinePhaseDecision = PhaseDecision<LaterMachinePhaseFacts, LaterMachinePhase> & {
+  readonly paused: boolean;
+};
 
 /** The phase the version's rules write for a stored phase and a set of inputs. */
 export function decideLaterMachinePhase(
@@ -216,25 +220,32 @@ export function decideLaterMachinePhase(
   previous: string,
   facts: LaterMachinePhaseFacts,
 ): LaterMachinePhaseDecision {
-  return applyPhaseRules(laterMachinePhaseRules[version], previous, facts);
+  return { ...applyPhaseRules(laterMachinePhaseRules[version], previous, facts), paused: false };
 }
 
-/** Why the next reconcile writes the phase it writes. */
+/**
+ * Why the next reconcile writes the phase it writes. `context.clusterPaused` says whether the
+ * Machine's Cluster is paused, which the Machine cannot show; a paused Machine keeps its
+ * stored phase (see paused.ts).
+ */
 export function explainLaterMachinePhase(
   version: LaterVersion,
   machine: LaterMachinePhaseSource,
+  context: LaterPhaseContext = {},
 ): LaterMachinePhaseDecision {
-  return decideLaterMachinePhase(
-    version,
-    storedPhase(machine.status?.phase),
-    laterMachinePhaseFacts(version, machine),
-  );
+  const previous = storedPhase(machine.status?.phase);
+  const facts = laterMachinePhaseFacts(version, machine);
+  if (isReconcilePaused(machine.metadata, undefined, context)) {
+    return { previous, phase: previous, facts, fired: [], decidedBy: undefined, paused: true };
+  }
+  return decideLaterMachinePhase(version, previous, facts);
 }
 
 /** The `status.phase` the version's Machine controller writes on its next reconcile. */
 export function laterMachinePhase(
   version: LaterVersion,
   machine: LaterMachinePhaseSource,
+  context: LaterPhaseContext = {},
 ): PhaseValue<LaterMachinePhase> {
-  return explainLaterMachinePhase(version, machine).phase;
+  return explainLaterMachinePhase(version, machine, context).phase;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   explainLaterMachinePhase,
+  isLaterClusterPaused,
   type LaterVersion,
   laterClusterPhase,
   laterClusterPhaseRules,
@@ -269,4 +270,47 @@ describe('Cluster phase by version', () => {
       'Deleting',
     ]);
   });
+});
+
+describe('pause keeps the stored phase (the reconcilers return before their phase step)', () => {
+  const paused = { annotations: { 'cluster.x-k8s.io/paused': '' } };
+  const deleting = { ...deleted };
+
+  it.each(versions)('%s Machine: the paused annotation (any value) or a paused Cluster', (version) => {
+    const status =
+      version === 'v1beta2'
+        ? {
+            phase: 'Provisioning',
+            initialization: { infrastructureProvisioned: true },
+            nodeRef: { name: 'n' },
+          }
+        : { phase: 'Provisioning', infrastructureReady: true, nodeRef: { name: 'n' } };
+    const active = oldMachine({ providerID: 'p' }, status, deleting);
+    expect(laterMachinePhase(version, active)).toBe('Deleting');
+    expect(laterMachinePhase(version, { ...active, metadata: { ...deleting, ...paused } })).toBe(
+      'Provisioning',
+    );
+    const decision = explainLaterMachinePhase(version, active, { clusterPaused: true });
+    expect(decision).toMatchObject({ phase: 'Provisioning', paused: true, fired: [] });
+    expect(laterMachinePhase(version, oldMachine({}, {}, paused))).toBe('');
+    // Another annotation pauses nothing.
+    expect(laterMachinePhase(version, { ...active, metadata: { annotations: { other: '' } } })).not.toBe(
+      'Provisioning',
+    );
+  });
+
+  it.each(versions)(
+    '%s Cluster: spec.paused true or the annotation; spec.paused false is not paused',
+    (version) => {
+      const base = { metadata: deleted, spec: {}, status: { phase: 'Provisioned' } };
+      expect(laterClusterPhase(version, base)).toBe('Deleting');
+      expect(laterClusterPhase(version, { ...base, spec: { paused: true } })).toBe('Provisioned');
+      expect(laterClusterPhase(version, { ...base, spec: { paused: false } })).toBe('Deleting');
+      expect(laterClusterPhase(version, { ...base, metadata: { ...deleted, ...paused } })).toBe(
+        'Provisioned',
+      );
+      expect(isLaterClusterPaused({ spec: { paused: true } })).toBe(true);
+      expect(isLaterClusterPaused({ spec: {} })).toBe(false);
+    },
+  );
 });
