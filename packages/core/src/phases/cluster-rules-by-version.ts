@@ -7,7 +7,7 @@ import {
   storedPhase,
 } from './inputs.js';
 import type { LaterVersion } from './machine-rules-by-version.js';
-import { isReconcilePaused, type LaterPhaseContext } from './paused.js';
+import { isReconcilePaused } from './paused.js';
 import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
 
 /**
