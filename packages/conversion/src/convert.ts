@@ -2,7 +2,16 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { ConversionError, ConversionFailure } from './errors.js';
 import { KIND_TABLES, type KindTable, tableStashRules } from './kind-table.js';
 import { type AppliedMove, applyMoves } from './moves.js';
-import { clone, formatPath, getPath, isObject, type Json, type JsonObject } from './path.js';
+import {
+  clone,
+  formatPath,
+  getPath,
+  isObject,
+  type Json,
+  type JsonObject,
+  type OwnedSet,
+  unshare,
+} from './path.js';
 import { isUnknownV1alpha1Phase } from './phase.js';
 import type { ObjectReport } from './report.js';
 import { type ConvertOptions, runPlugin } from './run-plugin.js';
@@ -82,9 +91,26 @@ export function coreConvert(
   applied: AppliedMove[] = [],
   share = false,
 ): JsonObject {
-  const owned = share ? new WeakSet<object>() : undefined;
-  const out = share ? { ...object } : clone(object);
-  owned?.add(out);
+  if (share) return coreConvertOwned(object, table, direction, applied, new Set<object>());
+  const out = clone(object);
+  for (const group of table.groups) applyMoves(out, object, group.moves, direction, group.at, applied);
+  if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = targetVersion(direction);
+  return out;
+}
+
+/**
+ * `coreConvert` copy-on-write: the result shares what the rows leave alone with `object`;
+ * `owned` collects the containers that are the result's own (see ownPath, unshare).
+ */
+function coreConvertOwned(
+  object: JsonObject,
+  table: KindTable,
+  direction: Direction,
+  applied: AppliedMove[],
+  owned: OwnedSet,
+): JsonObject {
+  const out = { ...object };
+  owned.add(out);
   for (const group of table.groups) applyMoves(out, object, group.moves, direction, group.at, applied, owned);
   if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = targetVersion(direction);
   return out;
@@ -166,12 +192,18 @@ export function convertKind(
     const refusal = checkGenerated(stash.generated ?? [], rules);
     if (refusal !== undefined) return E.left(stashRefused(refusal));
   }
+  // The result is built copy-on-write over `rest`: rows, stash and plug-in copy only the
+  // containers they change, so the conversion back below shares every untouched subtree
+  // with `rest` and the diff skips them; `unshare` then copies the rest once (never the
+  // fields the conversion dropped).
+  const owned = new Set<object>();
+  const fresh = new Set<object>();
   const moves: AppliedMove[] = [];
-  const out = coreConvert(rest, table, direction, moves);
+  const out = coreConvertOwned(rest, table, direction, moves, owned);
   let restored: StashEntry[] = [];
   let keptEdits: StashEntry[] = [];
   if (stash !== undefined) {
-    const result = applyStash(out, stash.entries);
+    const result = applyStash(out, stash.entries, owned, fresh);
     restored = result.applied;
     keptEdits = result.skipped;
   }
@@ -179,7 +211,7 @@ export function convertKind(
   let generatedObjects: readonly JsonObject[] = [];
   let generatedPaths: { path: string[]; value: Json }[] = [];
   if (direction === 'up') {
-    const step = runPlugin(rest, out, table, options);
+    const step = runPlugin(rest, out, table, options, owned);
     if (E.isLeft(step)) return step;
     generatedObjects = step.right.objects;
     generatedPaths = step.right.generated;
@@ -193,10 +225,11 @@ export function convertKind(
     }
   }
   // What the way back would lose: stash it, minus what a plug-in will make again.
-  // (read once by diff, then dropped: it may share structure with `out`)
-  const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', [], true);
+  // (read once by diff, then dropped: it shares structure with `out` and `rest`)
+  const back = coreConvertOwned(out, table, direction === 'up' ? 'down' : 'up', [], new Set<object>());
   let all = diff(rest, back);
   if (stash !== undefined) all = withoutGenerated(all, rest, stash.generated);
+  unshare(out, owned, fresh);
   // What no stash may restore (owner references, bootstrap data, …) is not written into one:
   // it is reported as lost instead, since a stash carrying it would be refused on the way back.
   const { kept: entries, refused } = partitionStashEntries(all, rules, namespace);
@@ -204,6 +237,7 @@ export function convertKind(
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
   }
   if (entries.length > 0 || generatedPaths.length > 0) {
+    // (`out` owns all of itself now: putStash may write where it needs)
     putStash(out, {
       restores: from,
       entries,

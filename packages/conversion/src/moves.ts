@@ -6,6 +6,7 @@ import {
   isObject,
   type Json,
   type JsonObject,
+  type OwnedSet,
   ownPath,
   setPath,
 } from './path.js';
@@ -110,7 +111,7 @@ export function applyMoves(
   direction: Direction,
   prefix = '',
   applied: AppliedMove[] = [],
-  owned?: WeakSet<object>,
+  owned?: OwnedSet,
 ): void {
   const root = prefix === '' ? source : getPath(source, dotted(prefix));
   if (!isObject(root)) return;

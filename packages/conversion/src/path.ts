@@ -79,7 +79,8 @@ export function setPath(root: JsonObject, path: Path, value: Json): boolean {
  */
 export function deletePath(root: JsonObject, path: Path, pruneEmptyParents = false): void {
   if (path.length === 0) return;
-  const parents: Json[] = [root];
+  // Only pruning needs the parents: the common case allocates nothing.
+  const parents: Json[] | undefined = pruneEmptyParents ? [root] : undefined;
   let current: Json = root;
   for (let i = 0; i < path.length - 1; i++) {
     const part = path[i]!;
@@ -92,12 +93,12 @@ export function deletePath(root: JsonObject, path: Path, pruneEmptyParents = fal
         : undefined;
     if (next === undefined) return;
     current = next;
-    parents.push(current);
+    parents?.push(current);
   }
   const last = path[path.length - 1]!;
   if (isObject(current) && typeof last === 'string') delete current[last];
   else if (Array.isArray(current) && typeof last === 'number') current.splice(last, 1);
-  if (!pruneEmptyParents) return;
+  if (parents === undefined) return;
   for (let i = path.length - 1; i > 0; i--) {
     const node = parents[i];
     if (!isObject(node) || Object.keys(node).length > 0) break;
@@ -157,12 +158,21 @@ export function isPrefix(prefix: Path, path: Path): boolean {
 }
 
 /**
+ * The containers a copy-on-write result owns (see ownPath): a `WeakSet` or, for a result
+ * built and finished in one call, a plain `Set` (cheaper to fill and to ask).
+ */
+export interface OwnedSet {
+  has(value: object): boolean;
+  add(value: object): unknown;
+}
+
+/**
  * Copy-on-write: makes every container on `path` (the containers holding its last segment
  * included) an object of the result, copying shared ones shallowly. Objects in `owned`
  * already belong to the result. Lets a throw-away conversion share everything it does not
  * touch with its input.
  */
-export function ownPath(root: JsonObject, path: Path, owned: WeakSet<object>): void {
+export function ownPath(root: JsonObject, path: Path, owned: OwnedSet): void {
   let current: Json = root;
   for (const part of path) {
     const container = current as Record<string | number, Json>;
@@ -176,5 +186,30 @@ export function ownPath(root: JsonObject, path: Path, owned: WeakSet<object>): v
       owned.add(mine);
     }
     current = mine;
+  }
+}
+
+/**
+ * Finishes a copy-on-write result (see ownPath): every container of `node` that `owned` does
+ * not hold may still be the input's, and is replaced by a deep copy, so the result shares
+ * nothing with its input. Owned containers are already the result's and are only walked;
+ * `fresh` ones (made for the result alone, such as values just parsed from a stash) are kept
+ * whole. Costs one copy of what the result holds, never of what the conversion dropped.
+ */
+export function unshare(node: JsonObject | Json[], owned: OwnedSet, fresh?: ReadonlySet<object>): void {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child = node[i];
+      if (child === null || typeof child !== 'object') continue;
+      if (owned.has(child)) unshare(child, owned, fresh);
+      else if (fresh === undefined || !fresh.has(child)) node[i] = clone(child);
+    }
+    return;
+  }
+  for (const key of Object.keys(node)) {
+    const child = node[key];
+    if (child === null || typeof child !== 'object') continue;
+    if (owned.has(child)) unshare(child, owned, fresh);
+    else if (fresh === undefined || !fresh.has(child)) assign(node, key, clone(child));
   }
 }

@@ -9,7 +9,17 @@ import type { ConversionFailure } from './errors.js';
 import type { KindTable } from './kind-table.js';
 import { LABEL_RENAMES } from './metadata.js';
 import type { AppliedMove } from './moves.js';
-import { dotted, formatPath, getPath, isObject, type Json, type JsonObject, setPath } from './path.js';
+import {
+  dotted,
+  formatPath,
+  getPath,
+  isObject,
+  type Json,
+  type JsonObject,
+  type OwnedSet,
+  ownPath,
+  setPath,
+} from './path.js';
 import {
   type ClusterInfo,
   type ConversionPlugin,
@@ -60,13 +70,15 @@ interface PluginStep {
 
 /**
  * Going up: asks a provider plug-in for the references v1alpha2 needs where v1alpha1 had a
- * providerSpec, unless the object already has them (restored from a stash).
+ * providerSpec, unless the object already has them (restored from a stash). With `owned`,
+ * `out` is a copy-on-write result (ownPath).
  */
 export function runPlugin(
   source: JsonObject,
   out: JsonObject,
   table: KindTable,
   options: ConvertOptions,
+  owned?: OwnedSet,
 ): E.Either<ConversionFailure, PluginStep> {
   const { role, at, required } = table.infrastructure;
   const base = dotted(at);
@@ -167,6 +179,7 @@ export function runPlugin(
     });
   }
   const output = result.right;
+  if (owned !== undefined) ownPath(out, specPath, owned);
   if (!hasRef) {
     const path = [...specPath, 'infrastructureRef'];
     const ref = { ...output.infrastructureRef } as JsonObject;

@@ -150,40 +150,90 @@ function matches(rule: ForbiddenRule, path: Path): boolean {
   return false;
 }
 
-/**
- * The leaf paths an entry changes: where it writes `value`, and where it removes `base`
- * (an entry applies only while the field still holds `base`). Arrays and scalars are leaves.
- * Returns the leaves in `out`; stops early (returning false) when `visit` says so.
- */
-function eachLeaf(
-  value: Json | undefined,
-  at: string[],
-  visit: (path: string[], leaf: Json) => boolean,
-): boolean {
-  if (value === undefined) return true;
-  if (!isObject(value) || Object.keys(value).length === 0) return visit(at, value);
-  for (const key of Object.keys(value)) {
-    at.push(key);
-    const go = eachLeaf(value[key], at, visit);
-    at.pop();
-    if (!go) return false;
-  }
-  return true;
-}
-
 function refuse(code: StashRefusalCode, path: Path, message: string): StashRefusal {
   return { code, path: formatPath(path), message };
+}
+
+/**
+ * A forbidden rule can match a path only if the path starts with the first segment of a
+ * rule anchored at the root, or holds the first segment of a rule that matches anywhere:
+ * paths that do neither (nearly every leaf of a providerSpec) skip the rule loop. A `*` as a
+ * first segment would match everything, so it turns the shortcut off.
+ */
+const ROOT_FIRST: ReadonlySet<string> = new Set(
+  FORBIDDEN.filter((r) => !r.anywhere).map((r) => r.pattern[0]!),
+);
+const ANYWHERE_FIRST: ReadonlySet<string> = new Set(
+  FORBIDDEN.filter((r) => r.anywhere).map((r) => r.pattern[0]!),
+);
+const FIRST_WILDCARD = ROOT_FIRST.has('*') || ANYWHERE_FIRST.has('*');
+
+function mayBeForbidden(path: readonly string[]): boolean {
+  if (FIRST_WILDCARD || ROOT_FIRST.has(path[0]!)) return true;
+  for (let i = 0; i < path.length; i++) if (ANYWHERE_FIRST.has(path[i]!)) return true;
+  return false;
+}
+
+/** `rules.allowed` as a trie of path segments; `end` marks a node where an allowed path ends. */
+interface AllowedNode {
+  end: boolean;
+  readonly next: Map<string, AllowedNode>;
+}
+
+const allowedTries = new WeakMap<StashRules, AllowedNode>();
+
+function allowedTrie(rules: StashRules): AllowedNode {
+  let root = allowedTries.get(rules);
+  if (root === undefined) {
+    root = { end: false, next: new Map() };
+    for (const allowed of rules.allowed) {
+      let node = root;
+      for (const seg of allowed) {
+        let child = node.next.get(seg);
+        if (child === undefined) {
+          child = { end: false, next: new Map() };
+          node.next.set(seg, child);
+        }
+        node = child;
+      }
+      node.end = true;
+    }
+    allowedTries.set(rules, root);
+  }
+  return root;
+}
+
+/** Some allowed path is a prefix of `path` (the path or everything above it is moved). */
+function underAllowed(path: readonly string[], rules: StashRules): boolean {
+  let node: AllowedNode | undefined = allowedTrie(rules);
+  for (let i = 0; ; i++) {
+    if (node.end) return true;
+    if (i === path.length) return false;
+    node = node.next.get(path[i]!);
+    if (node === undefined) return false;
+  }
+}
+
+/** `path` is a prefix of some allowed path (a container on the way to a moved field). */
+function aboveAllowed(path: readonly string[], rules: StashRules): boolean {
+  let node: AllowedNode | undefined = allowedTrie(rules);
+  for (let i = 0; i < path.length; i++) {
+    node = node.next.get(path[i]!);
+    if (node === undefined) return false;
+  }
+  return rules.allowed.length > 0;
 }
 
 /** Checks one path a stash would change against the fixed rules and the hop's move table. */
 function checkLeaf(path: readonly string[], rules: StashRules): StashRefusal | undefined {
   if (path.length === 0)
     return refuse('stash-identity', path, 'a stash entry may not replace the whole object');
-  for (const rule of FORBIDDEN) {
-    if (!matches(rule, path)) continue;
-    if (rule.exemptable && rules.exempt?.some((p) => isPrefix(p, path))) continue;
-    return refuse(rule.code, path, rule.why);
-  }
+  if (mayBeForbidden(path))
+    for (const rule of FORBIDDEN) {
+      if (!matches(rule, path)) continue;
+      if (rule.exemptable && rules.exempt?.some((p) => isPrefix(p, path))) continue;
+      return refuse(rule.code, path, rule.why);
+    }
   if (!STASH_ROOTS.has(path[0]!)) {
     return refuse(
       'stash-outside-moves',
@@ -191,9 +241,7 @@ function checkLeaf(path: readonly string[], rules: StashRules): StashRefusal | u
       'a stash may only change fields under metadata, spec or status',
     );
   }
-  let allowed = false;
-  for (const prefix of rules.allowed) if (isPrefix(prefix, path)) allowed = true;
-  if (!allowed) {
+  if (!underAllowed(path, rules)) {
     return refuse(
       'stash-outside-moves',
       path,
@@ -245,7 +293,7 @@ function isEmptyContainerOnTheWay(path: readonly string[], leaf: Json, rules: St
     Object.keys(leaf).length === 0 &&
     path.length > 0 &&
     STASH_ROOTS.has(path[0]!) &&
-    rules.allowed.some((allowed) => isPrefix(path, allowed))
+    aboveAllowed(path, rules)
   );
 }
 
@@ -259,29 +307,53 @@ export function checkEntry(
   rules: StashRules,
   objectNamespace: string | undefined,
 ): StashRefusal | undefined {
-  let refusal: StashRefusal | undefined;
-  const visit =
-    (writes: boolean) =>
-    (path: string[], leaf: Json): boolean => {
-      // An empty object on the way to a field the hop moves is a container, not data: the way
-      // back may need to put back (or take away) `spec.template: {}`.
-      refusal = isEmptyContainerOnTheWay(path, leaf, rules) ? undefined : checkLeaf(path, rules);
-      if (refusal === undefined && writes && isReferenceNamespace(path) && leaf !== objectNamespace) {
-        refusal = refuse(
-          'stash-cross-namespace',
-          path,
-          `the stash would set namespace ${JSON.stringify(leaf)} on an object ${objectNamespace === undefined ? 'without a namespace' : `in namespace ${JSON.stringify(objectNamespace)}`}; a stash never points a reference into another namespace`,
-        );
-      }
-      return refusal === undefined;
-    };
   if (onlyRenamesOwnerApiVersions(entry)) return undefined;
-  const at = [...entry.path];
   if (entry.value === undefined && entry.base === undefined) {
     return checkLeaf(entry.path, rules);
   }
-  if (!eachLeaf(entry.value, at, visit(true))) return refusal;
-  if (!eachLeaf(entry.base, [...entry.path], visit(false))) return refusal;
+  return (
+    checkLeaves(entry.value, [...entry.path], true, rules, objectNamespace) ??
+    checkLeaves(entry.base, [...entry.path], false, rules, objectNamespace)
+  );
+}
+
+/**
+ * Checks every leaf of `value` at `at` (mutated on the way, restored on return): where an
+ * entry writes (`writes`) or removes it. Arrays, scalars and empty objects are leaves. Stops
+ * at the first refusal. Plain recursion, no callbacks: this runs for every leaf of every
+ * stash entry, every conversion.
+ */
+function checkLeaves(
+  value: Json | undefined,
+  at: string[],
+  writes: boolean,
+  rules: StashRules,
+  objectNamespace: string | undefined,
+): StashRefusal | undefined {
+  if (value === undefined) return undefined;
+  if (isObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length > 0) {
+      for (const key of keys) {
+        at.push(key);
+        const refusal = checkLeaves(value[key], at, writes, rules, objectNamespace);
+        at.pop();
+        if (refusal !== undefined) return refusal;
+      }
+      return undefined;
+    }
+  }
+  // An empty object on the way to a field the hop moves is a container, not data: the way
+  // back may need to put back (or take away) `spec.template: {}`.
+  const refusal = isEmptyContainerOnTheWay(at, value, rules) ? undefined : checkLeaf(at, rules);
+  if (refusal !== undefined) return refusal;
+  if (writes && isReferenceNamespace(at) && value !== objectNamespace) {
+    return refuse(
+      'stash-cross-namespace',
+      at,
+      `the stash would set namespace ${JSON.stringify(value)} on an object ${objectNamespace === undefined ? 'without a namespace' : `in namespace ${JSON.stringify(objectNamespace)}`}; a stash never points a reference into another namespace`,
+    );
+  }
   return undefined;
 }
 

@@ -8,6 +8,8 @@ import {
   isPrefix,
   type Json,
   type JsonObject,
+  type OwnedSet,
+  ownPath,
   setPath,
 } from './path.js';
 import {
@@ -52,7 +54,11 @@ export interface Stash {
   readonly created?: 'metadata' | 'annotations';
 }
 
-/** The differences that turn `base` into `original`, field by field. */
+/**
+ * The differences that turn `base` into `original`, field by field. A subtree the two share
+ * (the same object: a copy-on-write conversion back shares what no row touched) has none,
+ * so it is not walked.
+ */
 export function diff(original: JsonObject, base: JsonObject): StashEntry[] {
   const out: StashEntry[] = [];
   diffInto(original, base, [], out);
@@ -61,15 +67,15 @@ export function diff(original: JsonObject, base: JsonObject): StashEntry[] {
 
 function diffInto(original: JsonObject, base: JsonObject, at: string[], out: StashEntry[]): void {
   for (const key of Object.keys(original)) {
-    const path = [...at, key];
     const o = original[key]!;
     if (!Object.hasOwn(base, key)) {
-      out.push({ path, value: o });
+      out.push({ path: [...at, key], value: o });
       continue;
     }
     const b = base[key]!;
-    if (isObject(o) && isObject(b)) diffInto(o, b, path, out);
-    else if (!deepEqual(o, b)) out.push({ path, value: o, base: b });
+    if (o === b) continue;
+    if (isObject(o) && isObject(b)) diffInto(o, b, [...at, key], out);
+    else if (!deepEqual(o, b)) out.push({ path: [...at, key], value: o, base: b });
   }
   for (const key of Object.keys(base)) {
     if (!Object.hasOwn(original, key)) out.push({ path: [...at, key], base: base[key]! });
@@ -85,9 +91,15 @@ export interface ApplyResult {
 /**
  * Applies a stash to `target` (mutating). An entry applies only where the target still holds
  * the value the conversion produced when the stash was written (`base`); a field edited since
- * keeps its edit, as upstream's hub/spoke conversion keeps spoke edits.
+ * keeps its edit, as upstream's hub/spoke conversion keeps spoke edits. With `owned`, `target`
+ * is a copy-on-write result (ownPath); the values it gets are recorded in `fresh`.
  */
-export function applyStash(target: JsonObject, entries: readonly StashEntry[]): ApplyResult {
+export function applyStash(
+  target: JsonObject,
+  entries: readonly StashEntry[],
+  owned?: OwnedSet,
+  fresh?: Set<object>,
+): ApplyResult {
   const applied: StashEntry[] = [];
   const skipped: StashEntry[] = [];
   for (const entry of entries) {
@@ -98,8 +110,13 @@ export function applyStash(target: JsonObject, entries: readonly StashEntry[]): 
       skipped.push(entry);
       continue;
     }
+    if (owned !== undefined) ownPath(target, entry.path.slice(0, -1), owned);
     if (entry.value === undefined) deletePath(target, entry.path);
-    else setPath(target, entry.path, entry.value); // entries are freshly decoded: no copy needed
+    else {
+      setPath(target, entry.path, entry.value); // entries are freshly decoded: no copy needed
+      if (fresh !== undefined && entry.value !== null && typeof entry.value === 'object')
+        fresh.add(entry.value);
+    }
     applied.push(entry);
   }
   return { applied, skipped };
@@ -137,15 +154,43 @@ function isPath(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((p) => typeof p === 'string');
 }
 
+/**
+ * Whether parsed JSON nests arrays and objects deeper than `limit` (the depth the text's
+ * brackets have, as `jsonDepthExceeds` counts it). An explicit stack, no recursion: safe on
+ * any depth. Stops as soon as it passes `limit`.
+ */
+function valueDepthExceeds(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const node = stack.pop() as object;
+    const depth = depths.pop()!;
+    if (depth > limit) return true;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
 function decodeStash(text: string): E.Either<string, Stash> {
   let raw: unknown;
-  // Depth is counted before parsing: the walks over a parsed stash are recursive.
-  if (jsonDepthExceeds(text, MAX_STASH_DEPTH)) return E.left(`nests deeper than ${MAX_STASH_DEPTH} levels`);
+  // Depth is checked before any recursive walk over the parsed stash. JSON.parse itself does
+  // not recurse (V8's parser keeps its own stack), and counting the parsed tree (tens of
+  // nodes) is much cheaper than scanning the text (every character); text that is not JSON
+  // is scanned, so a deep one is still refused as deep.
+  const tooDeep = `nests deeper than ${MAX_STASH_DEPTH} levels`;
   try {
     raw = JSON.parse(text);
   } catch {
-    return E.left('is not JSON');
+    return E.left(jsonDepthExceeds(text, MAX_STASH_DEPTH) ? tooDeep : 'is not JSON');
   }
+  if (valueDepthExceeds(raw, MAX_STASH_DEPTH)) return E.left(tooDeep);
   if (!isObject(raw) || typeof raw.restores !== 'string' || !Array.isArray(raw.patch)) {
     return E.left('is not a conversion stash (expected {"restores": …, "patch": […]})');
   }
