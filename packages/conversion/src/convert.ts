@@ -73,7 +73,8 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function identity(object: JsonObject): { name?: string; namespace?: string } {
+/** The object's name and namespace, when set (for reports and errors). */
+export function identity(object: JsonObject): { name?: string; namespace?: string } {
   const name = str(getPath(object, ['metadata', 'name']));
   const namespace = str(getPath(object, ['metadata', 'namespace']));
   return { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }) };
@@ -117,7 +118,7 @@ function coreConvertOwned(
 }
 
 /** Checks the metadata shapes the conversion writes into, so later steps can rely on them. */
-function checkShape(object: JsonObject): ConversionFailure | undefined {
+export function checkShape(object: JsonObject): ConversionFailure | undefined {
   const metadata = object.metadata;
   if (metadata === undefined) return undefined;
   if (!isObject(metadata)) return { path: 'metadata', message: 'must be an object' };
@@ -142,7 +143,11 @@ function checkShape(object: JsonObject): ConversionFailure | undefined {
   return undefined;
 }
 
-function stashRefused(refusal: { code: StashRefusalCode; path: string; message: string }): ConversionFailure {
+export function stashRefused(refusal: {
+  code: StashRefusalCode;
+  path: string;
+  message: string;
+}): ConversionFailure {
   return {
     code: refusal.code,
     path: refusal.path,
@@ -150,7 +155,8 @@ function stashRefused(refusal: { code: StashRefusalCode; path: string; message: 
   };
 }
 
-function describe(o: JsonObject): string {
+/** `Kind ns/name` of a generated object, for the report. */
+export function describe(o: JsonObject): string {
   const { name, namespace } = identity(o);
   return `${String(o.kind)} ${namespace === undefined ? '' : `${namespace}/`}${name ?? '(unnamed)'}`;
 }

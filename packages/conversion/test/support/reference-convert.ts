@@ -3,7 +3,16 @@
 // input to find what the stash keeps. Kept here only as the oracle the fast path in
 // src/convert.ts is proven byte-identical to (convert-fast-path.property.test.ts).
 import * as E from 'fp-ts/lib/Either.js';
-import { type ConvertOptions, coreConvert, KIND_TABLES, type ObjectConversion } from '../../src/convert.js';
+import {
+  type ConvertOptions,
+  checkShape,
+  coreConvert,
+  describe,
+  identity,
+  KIND_TABLES,
+  type ObjectConversion,
+  stashRefused,
+} from '../../src/convert.js';
 import type { ConversionFailure } from '../../src/errors.js';
 import { tableStashRules } from '../../src/kind-table.js';
 import type { AppliedMove } from '../../src/moves.js';
@@ -11,20 +20,12 @@ import { deepEqual, formatPath, getPath, isObject, type Json, type JsonObject } 
 import { isUnknownV1alpha1Phase } from '../../src/phase.js';
 import type { ObjectReport } from '../../src/report.js';
 import { runPlugin } from '../../src/run-plugin.js';
-import {
-  applyStash,
-  CONVERSION_DATA_ANNOTATION,
-  putStash,
-  type StashEntry,
-  takeStash,
-  withoutGenerated,
-} from '../../src/stash.js';
+import { applyStash, putStash, type StashEntry, takeStash, withoutGenerated } from '../../src/stash.js';
 import {
   checkAnnotationsSize,
   checkEntry,
   checkGenerated,
   partitionStashEntries,
-  type StashRefusalCode,
 } from '../../src/stash-rules.js';
 import { type ConvertibleKind, type Direction, sourceVersion, targetVersion } from '../../src/versions.js';
 
@@ -48,52 +49,6 @@ function diff(original: JsonObject, base: JsonObject): StashEntry[] {
   };
   into(original, base, []);
   return out;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function identity(object: JsonObject): { name?: string; namespace?: string } {
-  const name = str(getPath(object, ['metadata', 'name']));
-  const namespace = str(getPath(object, ['metadata', 'namespace']));
-  return { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }) };
-}
-
-function checkShape(object: JsonObject): ConversionFailure | undefined {
-  const metadata = object.metadata;
-  if (metadata === undefined) return undefined;
-  if (!isObject(metadata)) return { path: 'metadata', message: 'must be an object' };
-  for (const key of ['name', 'generateName', 'namespace'] as const) {
-    const value = metadata[key];
-    if (value !== undefined && value !== null && typeof value !== 'string') {
-      return { path: `metadata.${key}`, message: `must be a string, not ${JSON.stringify(value)}` };
-    }
-  }
-  for (const key of ['labels', 'annotations'] as const) {
-    const map = metadata[key];
-    if (map === undefined || map === null) continue;
-    if (!isObject(map)) return { path: `metadata.${key}`, message: 'must be a map of strings' };
-    for (const [k, v] of Object.entries(map)) {
-      if (typeof v !== 'string') {
-        return { path: `metadata.${key}.${k}`, message: `must be a string, not ${JSON.stringify(v)}` };
-      }
-    }
-  }
-  return undefined;
-}
-
-function stashRefused(refusal: { code: StashRefusalCode; path: string; message: string }): ConversionFailure {
-  return {
-    code: refusal.code,
-    path: refusal.path,
-    message: `conversion stash (${CONVERSION_DATA_ANNOTATION}) refused: ${refusal.message}`,
-  };
-}
-
-function describe(o: JsonObject): string {
-  const { name, namespace } = identity(o);
-  return `${String(o.kind)} ${namespace === undefined ? '' : `${namespace}/`}${name ?? '(unnamed)'}`;
 }
 
 /** `convertKind` as it was before the fast path. */
