@@ -5,7 +5,7 @@
  *   `apiVersion` + `kind`; the result is the input itself, narrowed to the union of every kind.
  * - `decodeWith(codec, value, { strict? })` → `Either<SchemaError[], A>` for one codec.
  * - `strict(codec)`: the codec's twin that also reports unknown fields.
- * - `SchemaError`: `{ path, expected, received, issue, message }`, every error at once.
+ * - `SchemaError`: `{ code, path, expected, received, message }`, every error at once.
  * - `isKind(obj, apiVersion, kind)` narrows a decoded object.
  *
  * Per-version types, codecs (`MachineCodec`, ...), guards and constants live in

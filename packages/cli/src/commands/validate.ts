@@ -33,7 +33,7 @@ interface Verdict {
 
 function verdictOf(error: DecodeError | undefined, prefix: string, strict: boolean): Verdict {
   if (error === undefined) return { errors: [] };
-  switch (error.reason) {
+  switch (error.code) {
     case 'invalid':
       return { errors: error.errors.map((e) => `${prefix}${e.message}`) };
     case 'not-an-object':

@@ -13,17 +13,23 @@ export interface DecodeOptions {
   readonly registry?: KindRegistry;
 }
 
-/** Why `decode` refused a value. Every variant has a one-line `message`. */
+/**
+ * Why `decode` refused a value, tagged `code` like every capi-kit error. Every variant has a
+ * one-line `message`; `unknown-kind` has a `path` when a type-meta field is missing (the
+ * `invalid` variant's paths are on each of its `errors`).
+ */
 export type DecodeError =
-  | { readonly reason: 'not-an-object'; readonly message: string }
+  | { readonly code: 'not-an-object'; readonly message: string }
   | {
-      readonly reason: 'unknown-kind';
+      readonly code: 'unknown-kind';
       readonly apiVersion: string | undefined;
       readonly kind: string | undefined;
+      /** `apiVersion` or `kind` when that field is missing (or not a string); absent when the pair is unknown. */
+      readonly path?: 'apiVersion' | 'kind';
       readonly message: string;
     }
   | {
-      readonly reason: 'invalid';
+      readonly code: 'invalid';
       readonly apiVersion: string;
       readonly kind: string;
       readonly errors: readonly SchemaError[];
@@ -62,7 +68,7 @@ function typeMetaField(value: Record<string, unknown>, key: string): string | un
 export function decode(value: unknown, options: DecodeOptions = {}): E.Either<DecodeError, CapiObject> {
   if (!isPlainObject(value)) {
     return E.left({
-      reason: 'not-an-object',
+      code: 'not-an-object',
       message: 'not a Kubernetes object (expected a JSON/YAML mapping)',
     });
   }
@@ -73,17 +79,21 @@ export function decode(value: unknown, options: DecodeOptions = {}): E.Either<De
       ? undefined
       : (options.registry ?? defaultRegistry).lookup(apiVersion, kind);
   if (codec === undefined || apiVersion === undefined || kind === undefined) {
-    const what =
-      apiVersion === undefined || kind === undefined
-        ? 'no apiVersion and kind'
-        : `unknown kind ${kind} in ${apiVersion}`;
-    return E.left({ reason: 'unknown-kind', apiVersion, kind, message: what });
+    const missing = apiVersion === undefined ? 'apiVersion' : kind === undefined ? 'kind' : undefined;
+    const what = missing === undefined ? `unknown kind ${kind} in ${apiVersion}` : 'no apiVersion and kind';
+    return E.left({
+      code: 'unknown-kind',
+      apiVersion,
+      kind,
+      ...(missing && { path: missing }),
+      message: what,
+    });
   }
   const result = decodeWith(codec, value, options);
   if (E.isRight(result)) return result as E.Right<CapiObject>;
   const errors = result.left;
   return E.left({
-    reason: 'invalid',
+    code: 'invalid',
     apiVersion,
     kind,
     errors,

@@ -1,3 +1,9 @@
 export { type DecodeError, type DecodeOptions, decode, decodeWith, isKind } from './decode.js';
 export { type CapiObject, capiRegistry, defaultRegistry, KindRegistry } from './registry.js';
-export { contextPath, describeValue, reportErrors, type SchemaError } from './report.js';
+export {
+  contextPath,
+  describeValue,
+  reportErrors,
+  type SchemaError,
+  type SchemaErrorCode,
+} from './report.js';

@@ -3,16 +3,23 @@ import { Issue } from '../api/schema/issues.js';
 import { StructType } from '../api/schema/struct.js';
 import { appendJsonPath } from '../objects/json-path.js';
 
-/** One reason a value does not match its schema. */
+/**
+ * What is wrong at one path: a value of the wrong type (`type`), or one of the `Issue`s —
+ * a required field `missing`, a list-map item's key `duplicate`d, an object with
+ * `too-few-fields` set, or (strict mode) an `unknown` field.
+ */
+export type SchemaErrorCode = 'type' | Issue;
+
+/** One reason a value does not match its schema, tagged `code` like every capi-kit error. */
 export interface SchemaError {
+  /** What went wrong: a type mismatch, a missing required field, or (strict mode) an unknown field. */
+  readonly code: SchemaErrorCode;
   /** Where, as a JSON path: `spec.template.spec.infrastructureRef.name`, `spec.taints[0].key`; `""` is the value itself. */
   readonly path: string;
   /** What the schema wants there: `int32`, `string`, `"Random" | "Newest" | "Oldest"`, `ObjectReference object`, ... */
   readonly expected: string;
   /** The value found (`undefined` when a required field is missing). */
   readonly received: unknown;
-  /** What went wrong: a type mismatch, a missing required field, or (strict mode) an unknown field. */
-  readonly issue: 'type' | Issue;
   /** One line for people: `spec.replicas: expected int32, got "3"`. */
   readonly message: string;
 }
@@ -60,7 +67,7 @@ export function reportErrors(errors: t.Errors): SchemaError[] {
         path,
         expected,
         received: undefined,
-        issue: Issue.missing,
+        code: Issue.missing,
         message: `${where}: required field is missing (expected ${expected})`,
       };
     }
@@ -69,7 +76,7 @@ export function reportErrors(errors: t.Errors): SchemaError[] {
         path,
         expected: 'a unique key',
         received: error.value,
-        issue: Issue.duplicate,
+        code: Issue.duplicate,
         message: `${where}: duplicate list item (the list's key repeats an earlier item's)`,
       };
     }
@@ -78,7 +85,7 @@ export function reportErrors(errors: t.Errors): SchemaError[] {
         path,
         expected,
         received: error.value,
-        issue: Issue.tooFewFields,
+        code: Issue.tooFewFields,
         message: `${where}: ${expected} needs at least ${last?.type instanceof StructType ? (last.type.constraints.minProperties ?? 1) : 1} field(s) set, got ${describeValue(error.value)}`,
       };
     }
@@ -87,7 +94,7 @@ export function reportErrors(errors: t.Errors): SchemaError[] {
         path,
         expected: 'no such field',
         received: error.value,
-        issue: Issue.unknown,
+        code: Issue.unknown,
         message: `${where}: unknown field`,
       };
     }
@@ -95,7 +102,7 @@ export function reportErrors(errors: t.Errors): SchemaError[] {
       path,
       expected,
       received: error.value,
-      issue: 'type',
+      code: 'type',
       message: `${where}: expected ${expected}, got ${describeValue(error.value)}`,
     };
   });

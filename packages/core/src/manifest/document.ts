@@ -10,14 +10,36 @@ export interface ManifestDocument {
   readonly value: unknown;
 }
 
-/** A syntax error in one document of a manifest. */
+/**
+ * Why a document cannot be read, tagged `code` like every capi-kit error:
+ * - `yaml-syntax`: the YAML parser's own error;
+ * - `too-deep`: nesting past `MAX_DOCUMENT_DEPTH`;
+ * - `too-many-aliases`: aliases expand past `MAX_ALIAS_EXPANSION` nodes (an alias bomb);
+ * - `duplicate-key`: a mapping repeats a key;
+ * - `not-json`: a value JSON cannot carry unchanged (a non-JSON tag, a non-scalar key,
+ *   NaN or infinity, an integer a float would round);
+ * - `unsafe-text`: a control character or lone surrogate in a name, label or annotation
+ *   (with its `path`).
+ */
+export type ManifestErrorCode =
+  | 'yaml-syntax'
+  | 'too-deep'
+  | 'too-many-aliases'
+  | 'duplicate-key'
+  | 'not-json'
+  | 'unsafe-text';
+
+/** An error in one document of a manifest. */
 export interface ManifestError {
+  readonly code: ManifestErrorCode;
   /** 0-based position of the document that holds the error (empty documents are not counted). */
   readonly index: number;
   /** 1-based line of the error. */
   readonly line: number;
   /** 1-based column of the error. */
   readonly column: number;
+  /** The JSON path inside the document's value, when one field is to blame (`unsafe-text`). */
+  readonly path?: string;
   /** What is wrong, without the position (see `formatManifestError`). */
   readonly message: string;
 }

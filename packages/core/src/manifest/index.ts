@@ -10,6 +10,7 @@ export {
   formatManifestError,
   type ManifestDocument,
   type ManifestError,
+  type ManifestErrorCode,
 } from './document.js';
 export { kubernetesYamlTags, readManifest } from './read.js';
 export { type ManifestFormat, type WriteManifestOptions, writeManifest } from './write.js';

@@ -10,7 +10,7 @@ import {
   type Tags,
   visit,
 } from 'yaml';
-import type { ManifestDocument, ManifestError } from './document.js';
+import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
 import { metadataTextProblem } from './metadata-text.js';
 
 /**
@@ -83,7 +83,7 @@ function isEmpty(doc: Document.Parsed): boolean {
   return isScalar(contents) && contents.value === null && contents.tag === undefined;
 }
 
-type Problem = { offset: number; message: string };
+type Problem = { offset: number; code: ManifestErrorCode; message: string };
 
 /** The source text of a key, as toJS would name it (keys are turned into strings). */
 function keyText(key: unknown): string | undefined {
@@ -98,8 +98,8 @@ function keyText(key: unknown): string | undefined {
  */
 function nodeProblems(doc: Document.Parsed): Problem | undefined {
   let problem: Problem | undefined;
-  const fail = (node: Node | undefined, message: string) => {
-    problem = { offset: node?.range?.[0] ?? 0, message };
+  const fail = (node: Node | undefined, code: ManifestErrorCode, message: string) => {
+    problem = { offset: node?.range?.[0] ?? 0, code, message };
     return visit.BREAK;
   };
   visit(doc, {
@@ -107,11 +107,12 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
       // path holds the Document, then each collection and Pair above the node: count the
       // collections only, and only once the path is long enough to matter.
       if (path.length > MAX_DOCUMENT_DEPTH && path.filter(isCollection).length >= MAX_DOCUMENT_DEPTH) {
-        return fail(node, `nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+        return fail(node, 'too-deep', `nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
       }
       if (node.tag !== undefined && !JSON_TAGS.has(node.tag)) {
         return fail(
           node,
+          'not-json',
           `tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed: a manifest holds only JSON values (strings, numbers, booleans, null, maps, lists)`,
         );
       }
@@ -120,12 +121,14 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
         if (!Number.isFinite(value)) {
           return fail(
             node,
+            'not-json',
             `${node.source ?? String(value)} is not a number JSON can hold (NaN or infinity)`,
           );
         }
         if (!Number.isSafeInteger(value) && Number.isInteger(value) && roundsInteger(node.source, value)) {
           return fail(
             node,
+            'not-json',
             `integer ${node.source} is beyond 2^53 and would be rounded to ${BigInt(value)}; quote it if it is meant as text`,
           );
         }
@@ -136,10 +139,11 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
           const key = keyText(pair.key);
           if (key === undefined) {
             if (pair.key === null) continue;
-            return fail(pair.key as Node, 'mapping keys must be strings, numbers or booleans');
+            return fail(pair.key as Node, 'not-json', 'mapping keys must be strings, numbers or booleans');
           }
           if (key === '<<' && isScalar(pair.key) && pair.key.source === '<<') continue; // a merge key
-          if (seen.has(key)) return fail(pair.key as Node, `duplicate key ${JSON.stringify(key)}`);
+          if (seen.has(key))
+            return fail(pair.key as Node, 'duplicate-key', `duplicate key ${JSON.stringify(key)}`);
           seen.add(key);
         }
       }
@@ -197,6 +201,7 @@ export function readManifest(text: string): E.Either<ManifestError[], ManifestDo
     const line = before.split('\n').length;
     return E.left([
       {
+        code: 'too-deep',
         index: (before.match(/^---/gm) ?? []).length - (/^\s*---/.test(text) ? 1 : 0),
         line,
         column: tooDeep - before.lastIndexOf('\n'),
@@ -209,9 +214,15 @@ export function readManifest(text: string): E.Either<ManifestError[], ManifestDo
   const docs = Array.isArray(parsed) ? parsed : [];
   const errors: ManifestError[] = [];
   const documents: ManifestDocument[] = [];
-  const at = (index: number, offset: number, message: string): ManifestError => {
+  const at = (
+    index: number,
+    offset: number,
+    code: ManifestErrorCode,
+    message: string,
+    path?: string,
+  ): ManifestError => {
     const pos = lineCounter.linePos(offset);
-    return { index, line: pos.line, column: pos.col, message };
+    return { code, index, line: pos.line, column: pos.col, ...(path !== undefined && { path }), message };
   };
   let index = 0;
   for (const doc of docs) {
@@ -219,20 +230,31 @@ export function readManifest(text: string): E.Either<ManifestError[], ManifestDo
     const overflow = doc.errors.find((e) => isStackOverflow(e.message));
     if (overflow !== undefined) {
       errors.push(
-        at(index, overflow.pos[0], `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`),
+        at(
+          index,
+          overflow.pos[0],
+          'too-deep',
+          `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`,
+        ),
       );
       index += 1;
       continue;
     }
     for (const error of doc.errors) {
       const pos = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
-      errors.push({ index, line: pos.line, column: pos.col, message: shortMessage(error.message) });
+      errors.push({
+        code: 'yaml-syntax',
+        index,
+        line: pos.line,
+        column: pos.col,
+        message: shortMessage(error.message),
+      });
     }
     if (doc.errors.length === 0) {
       const problem = nodeProblems(doc);
       const start = doc.contents?.range[0] ?? doc.range[0];
       if (problem !== undefined) {
-        errors.push(at(index, problem.offset, problem.message));
+        errors.push(at(index, problem.offset, problem.code, problem.message));
       } else {
         let value: unknown;
         try {
@@ -241,19 +263,21 @@ export function readManifest(text: string): E.Either<ManifestError[], ManifestDo
           // The `yaml` package throws a ReferenceError when aliases expand past the limit.
           const message = error instanceof Error ? error.message : String(error);
           errors.push(
-            at(
-              index,
-              start,
-              /alias/i.test(message)
-                ? `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a YAML alias bomb?)`
-                : shortMessage(message),
-            ),
+            /alias/i.test(message)
+              ? at(
+                  index,
+                  start,
+                  'too-many-aliases',
+                  `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a YAML alias bomb?)`,
+                )
+              : at(index, start, 'yaml-syntax', shortMessage(message)),
           );
           index += 1;
           continue;
         }
         const bad = metadataTextProblem(value);
-        if (bad !== undefined) errors.push(at(index, start, `${bad.path}: ${bad.message}`));
+        if (bad !== undefined)
+          errors.push(at(index, start, 'unsafe-text', `${bad.path}: ${bad.message}`, bad.path));
         else documents.push({ index, line: lineCounter.linePos(start).line, value });
       }
     }

@@ -51,7 +51,7 @@ const machineV1 = {
 function errorsOf(value: unknown, options = {}) {
   const result = decode(value, options);
   if (E.isRight(result)) throw new Error('expected a failure');
-  if (result.left.reason !== 'invalid') throw new Error(`unexpected ${result.left.reason}`);
+  if (result.left.code !== 'invalid') throw new Error(`unexpected ${result.left.code}`);
   return result.left.errors;
 }
 
@@ -93,7 +93,7 @@ describe('decode', () => {
       extraTop: true,
     };
     expect(E.isRight(decode(extra))).toBe(true);
-    expect(errorsOf(extra, { strict: true }).map((e) => [e.path, e.issue])).toEqual([
+    expect(errorsOf(extra, { strict: true }).map((e) => [e.path, e.code])).toEqual([
       ['spec.bootstrap.extra', 'unknown'],
       ['extraTop', 'unknown'],
     ]);
@@ -103,14 +103,14 @@ describe('decode', () => {
 
   it('names unknown kinds and non-objects', () => {
     const secret = decode({ apiVersion: 'v1', kind: 'Secret' });
-    expect(E.isLeft(secret) && secret.left.reason).toBe('unknown-kind');
+    expect(E.isLeft(secret) && secret.left.code).toBe('unknown-kind');
     // ClusterClass and MachinePool are not typed: they are unknown kinds, not errors in a known one.
     const classV1beta1 = decode({ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'ClusterClass' });
     expect(E.isLeft(classV1beta1) && classV1beta1.left.message).toBe(
       'unknown kind ClusterClass in cluster.x-k8s.io/v1beta1',
     );
     const poolV1beta2 = decode({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachinePool' });
-    expect(E.isLeft(poolV1beta2) && poolV1beta2.left.reason).toBe('unknown-kind');
+    expect(E.isLeft(poolV1beta2) && poolV1beta2.left.code).toBe('unknown-kind');
     expect(E.isLeft(decode([1])) && E.isLeft(decode(null))).toBe(true);
     const noKind = decode({ metadata: {} });
     expect(E.isLeft(noKind) && noKind.left.message).toBe('no apiVersion and kind');

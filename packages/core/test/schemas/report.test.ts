@@ -52,7 +52,7 @@ describe('error reporter', () => {
       path: 'spec.template.spec.providerSpec',
       expected: 'ProviderSpec object',
       received: undefined,
-      issue: 'missing',
+      code: 'missing',
       message: 'spec.template.spec.providerSpec: required field is missing (expected ProviderSpec object)',
     });
     // Every context key is a real field name or array index.
