@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { type CrdInput, type InstalledCrd, installCRDs } from './crds.js';
+import { EnvtestError } from './errors.js';
 import { currentCluster, kubeConfigFromDocument, kubeconfigDocument } from './kubeconfig.js';
 import { type CertificateAndKey, type CertificateAuthority, loadCertificateAuthority } from './pki.js';
 
@@ -83,7 +84,8 @@ export function connect(connection: ControlPlaneConnection): ControlPlaneClient 
     },
     kubeConfigFor: async (user, groups = []) => {
       if (!connection.clientCA) {
-        throw new Error(
+        throw new EnvtestError(
+          'not-supported',
           `kubeConfigFor() needs the cluster's client CA, which the ${connection.backend} backend does not expose; ` +
             'use a local control plane, or give the test its own credentials',
         );
@@ -91,7 +93,11 @@ export function connect(connection: ControlPlaneConnection): ControlPlaneClient 
       clientCA ??= loadCertificateAuthority(connection.clientCA);
       const credentials = await (await clientCA).issueClientCertificate(user, groups);
       const { server, caPem } = currentCluster(kubeConfig);
-      if (!caPem) throw new Error('the admin kubeconfig has no certificate authority to trust');
+      if (!caPem)
+        throw new EnvtestError(
+          'invalid-kubeconfig',
+          'the admin kubeconfig has no certificate authority to trust',
+        );
       return kubeConfigFromDocument(kubeconfigDocument({ server, caPem, user, credentials, name: user }));
     },
   };

@@ -11,6 +11,7 @@ import {
 } from './connection.js';
 import { DeadlineError, withinDeadline } from './deadline.js';
 import { probeDocker } from './docker.js';
+import { EnvtestError } from './errors.js';
 import { kubeconfigDocument } from './kubeconfig.js';
 import { startLocalControlPlane } from './local-control-plane.js';
 
@@ -50,11 +51,14 @@ export interface ControlPlane extends ControlPlaneClient {
   stop(): Promise<void>;
 }
 
+const restartNeedsLocal = () =>
+  new EnvtestError('not-supported', 'restartApiServer() needs the local backend');
+
 /** Thrown when no backend can run; `reasons` says why, backend by backend. */
-export class NoControlPlaneError extends Error {
+export class NoControlPlaneError extends EnvtestError<'no-control-plane'> {
+  override name = 'NoControlPlaneError';
   constructor(readonly reasons: string[]) {
-    super(`no control plane available:\n  - ${reasons.join('\n  - ')}`);
-    this.name = 'NoControlPlaneError';
+    super('no-control-plane', `no control plane available:\n  - ${reasons.join('\n  - ')}`);
   }
 }
 
@@ -79,7 +83,7 @@ function timeoutFrom(options: StartControlPlaneOptions, env: NodeJS.ProcessEnv):
 /** `90s`, `2m`, `60000ms` or `60000` (ms) from an environment variable. */
 function parseDuration(name: string, raw: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
-  if (!m) throw new Error(`${name}=${raw}: expected e.g. 90s, 60000ms or 2m`);
+  if (!m) throw new EnvtestError('invalid-setting', `${name}=${raw}: expected e.g. 90s, 60000ms or 2m`);
   const factor = m[2] === 'm' ? 60_000 : m[2] === 's' ? 1_000 : 1;
   return Number(m[1]) * factor;
 }
@@ -115,7 +119,7 @@ function existingCandidate(env: NodeJS.ProcessEnv): Candidate {
       // Smoke-test the credentials now rather than in the first test.
       await client.kubeConfig.makeApiClient(CoreV1Api).listNamespace({ limit: 1 });
       return withLifecycle(client, connection, {
-        restartApiServer: () => Promise.reject(new Error('restartApiServer() needs the local backend')),
+        restartApiServer: () => Promise.reject(restartNeedsLocal()),
         stop: async () => {},
         deleteNamespacesOnStop: true,
       });
@@ -196,7 +200,11 @@ async function k3sCandidate(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<
       try {
         k3s = await import('@testcontainers/k3s');
       } catch (error) {
-        throw new Error(`k3s backend: @testcontainers/k3s is not installed (${(error as Error).message})`);
+        throw new EnvtestError(
+          'not-supported',
+          `k3s backend: @testcontainers/k3s is not installed (${(error as Error).message})`,
+          { cause: error },
+        );
       }
       // Docker errors (a pull the registry refuses, a port it cannot publish) surface as
       // one clear error; an image pull has no timeout of its own, hence the deadline.
@@ -213,9 +221,11 @@ async function k3sCandidate(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<
         (late) => late.stop(),
       ).catch((error: unknown) => {
         if (error instanceof DeadlineError) throw error;
-        throw new Error(
+        throw new EnvtestError(
+          'start-failed',
           `k3s backend: could not start ${image} with Docker at ${docker.endpoint}: ` +
             `${(error as Error).message}; ${hint}`,
+          { cause: error },
         );
       });
       const dir = await mkdtemp(join(tmpdir(), 'capi-kit-envtest-k3s-'));
@@ -227,7 +237,9 @@ async function k3sCandidate(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<
         // mint users exactly as with the local backend.
         const read = async (file: string) => {
           const result = await container.exec(['cat', `/var/lib/rancher/k3s/server/tls/${file}`]);
-          if (result.exitCode !== 0) throw new Error(`k3s: cannot read ${file}: ${result.output}`);
+          if (result.exitCode !== 0) {
+            throw new EnvtestError('start-failed', `k3s: cannot read ${file}: ${result.output}`);
+          }
           return result.stdout;
         };
         const connection: ControlPlaneConnection = {
@@ -238,7 +250,7 @@ async function k3sCandidate(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<
           clientCA: { certPem: await read('client-ca.crt'), keyPem: await read('client-ca.key') },
         };
         return withLifecycle(connect(connection), connection, {
-          restartApiServer: () => Promise.reject(new Error('restartApiServer() needs the local backend')),
+          restartApiServer: () => Promise.reject(restartNeedsLocal()),
           stop: async () => {
             await container.stop();
             await rm(dir, { recursive: true, force: true });
@@ -291,7 +303,10 @@ async function candidates(options: StartControlPlaneOptions, env: NodeJS.Process
   const wanted =
     options.backend ?? (env.CAPI_KIT_ENVTEST_BACKEND as StartControlPlaneOptions['backend']) ?? 'auto';
   if (!['auto', 'existing', 'local', 'k3s'].includes(wanted)) {
-    throw new Error(`unknown envtest backend ${wanted}: expected auto, existing, local or k3s`);
+    throw new EnvtestError(
+      'invalid-setting',
+      `unknown envtest backend ${wanted}: expected auto, existing, local or k3s`,
+    );
   }
   const timeoutMs = timeoutFrom(options, env);
   const list: Candidate[] = [];

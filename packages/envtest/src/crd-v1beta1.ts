@@ -27,6 +27,8 @@
 //
 // Every change is reported in `changes`, one line with the JSON path of what changed.
 
+import { EnvtestError } from './errors.js';
+
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
 
@@ -186,7 +188,15 @@ function convertPrinterColumns(columns: unknown, path: string, changes: string[]
 /** Converts one v1beta1 CRD to v1. A v1 CRD is returned unchanged (a copy). */
 export function convertV1beta1Crd(input: JsonObject): CrdConversion {
   const changes: string[] = [];
-  if (!isCrd(input)) throw new Error('not a CustomResourceDefinition (apiextensions.k8s.io/v1 or v1beta1)');
+  if (!isCrd(input)) {
+    throw new EnvtestError(
+      'invalid-crd',
+      'not a CustomResourceDefinition (apiextensions.k8s.io/v1 or v1beta1)',
+      {
+        path: 'kind',
+      },
+    );
+  }
   if (input.apiVersion === v1) return { crd: clone(input), changes };
   const source = clone(input);
   const spec = isObject(source.spec) ? source.spec : {};
@@ -215,7 +225,11 @@ export function convertV1beta1Crd(input: JsonObject): CrdConversion {
     : typeof spec.version === 'string'
       ? [{ name: spec.version, served: true, storage: true }]
       : [];
-  if (declared.length === 0) throw new Error('v1beta1 CRD has neither spec.version nor spec.versions');
+  if (declared.length === 0) {
+    throw new EnvtestError('invalid-crd', 'v1beta1 CRD has neither spec.version nor spec.versions', {
+      path: 'spec.versions',
+    });
+  }
   if (!Array.isArray(spec.versions)) changes.push(`spec.version ${String(spec.version)} → spec.versions[0]`);
 
   const versions = declared.map((version, i) => {

@@ -3,6 +3,7 @@ import { extname, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { convertV1beta1Crd, isCrd, type JsonObject } from './crd-v1beta1.js';
+import { EnvtestError } from './errors.js';
 import { waitFor } from './net.js';
 import { expectOk, restRequest } from './rest.js';
 
@@ -25,7 +26,8 @@ const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 function documentsOfText(text: string, origin: string): unknown[] {
   return parseAllDocuments(text).flatMap((doc, i) => {
-    if (doc.errors.length > 0) throw new Error(`${origin} document ${i}: ${doc.errors[0]?.message}`);
+    if (doc.errors.length > 0)
+      throw new EnvtestError('invalid-crd', `${origin} document ${i}: ${doc.errors[0]?.message}`);
     const value = doc.toJS() as unknown;
     return value === null || value === undefined ? [] : [value];
   });
@@ -51,7 +53,11 @@ export function loadCrds(input: CrdInput): { crd: JsonObject; changes: string[] 
   return docs.map((doc, i) => {
     if (!isCrd(doc)) {
       const kind = typeof doc === 'object' && doc !== null ? (doc as JsonObject).kind : typeof doc;
-      throw new Error(`installCRDs: document ${i} is a ${String(kind)}, not a CustomResourceDefinition`);
+      throw new EnvtestError(
+        'invalid-crd',
+        `installCRDs: document ${i} is a ${String(kind)}, not a CustomResourceDefinition`,
+        { path: 'kind' },
+      );
     }
     return convertV1beta1Crd(doc);
   });
@@ -59,7 +65,8 @@ export function loadCrds(input: CrdInput): { crd: JsonObject; changes: string[] 
 
 function nameOf(crd: JsonObject): string {
   const name = (crd.metadata as JsonObject | undefined)?.name;
-  if (typeof name !== 'string') throw new Error('CRD without metadata.name');
+  if (typeof name !== 'string')
+    throw new EnvtestError('invalid-crd', 'CRD without metadata.name', { path: 'metadata.name' });
   return name;
 }
 

@@ -2,11 +2,13 @@
 // caller gets an error when the time is up instead of waiting for ever, and whatever the
 // work yields late is handed to `onLate` (to stop a container nobody will use).
 
+import { EnvtestError } from './errors.js';
+
 /** Thrown by {@link withinDeadline} when the work did not finish in time. */
-export class DeadlineError extends Error {
+export class DeadlineError extends EnvtestError<'deadline-exceeded'> {
+  override name = 'DeadlineError';
   constructor(message: string) {
-    super(message);
-    this.name = 'DeadlineError';
+    super('deadline-exceeded', message);
   }
 }
 

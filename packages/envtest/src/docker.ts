@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { EnvtestError } from './errors.js';
 
 // Whether a Docker engine answers, checked the way the Docker CLI finds one (DOCKER_HOST,
 // else the default socket). Used to decide whether the k3s backend can run at all, and to
@@ -31,7 +32,7 @@ export function probeDocker(env: NodeJS.ProcessEnv = process.env, timeoutMs = 2_
             },
       );
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('timeout', () => req.destroy(new EnvtestError('timeout', `no answer within ${timeoutMs} ms`)));
     req.on('error', (error: NodeJS.ErrnoException) =>
       resolve({ available: false, reason: `no Docker engine at ${host} (${error.code ?? error.message})` }),
     );

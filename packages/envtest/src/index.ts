@@ -17,7 +17,9 @@ export {
 } from './control-plane.js';
 export { type CrdConversion, convertV1beta1Crd, isCrd, isV1beta1Crd, makeStructural } from './crd-v1beta1.js';
 export { type CrdInput, type InstalledCrd, installCRDs, loadCrds } from './crds.js';
+export { DeadlineError } from './deadline.js';
 export { probeDocker } from './docker.js';
+export { EnvtestError, type EnvtestErrorCode, envtestErrorCodes } from './errors.js';
 export { waitForAccess } from './rbac.js';
 export { restRequest } from './rest.js';
 export {

@@ -1,4 +1,5 @@
 import { bufferFromFileOrString, KubeConfig } from '@kubernetes/client-node';
+import { EnvtestError } from './errors.js';
 
 /** Credentials of one user: a client certificate, or a bearer token. */
 export type UserCredentials = { certPem: string; keyPem: string } | { token: string };
@@ -57,7 +58,7 @@ export function kubeConfigFromDocument(document: Record<string, unknown>): KubeC
 /** The server URL and CA of a KubeConfig's current cluster. */
 export function currentCluster(kc: KubeConfig): { server: string; caPem: string | undefined } {
   const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  if (!cluster) throw new EnvtestError('invalid-kubeconfig', 'kubeconfig has no current cluster');
   // The CA exactly as client-node itself loads it for requests (a caFile wins over caData).
   const caPem = bufferFromFileOrString(cluster.caFile, cluster.caData)?.toString('utf8');
   return { server: cluster.server, caPem };

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ControlPlaneBinaries } from './binaries.js';
+import { EnvtestError } from './errors.js';
 import { freePort, get, waitFor } from './net.js';
 import {
   type CertificateAndKey,
@@ -238,7 +239,7 @@ export async function startLocalControlPlane(options: LocalControlPlaneOptions):
       etcd: etcdProcess,
       apiServer: () => current,
       restartApiServer: async () => {
-        if (stopped) throw new Error('control plane is stopped');
+        if (stopped) throw new EnvtestError('not-set-up', 'control plane is stopped');
         await current.stop();
         try {
           current = await launch();
@@ -247,7 +248,7 @@ export async function startLocalControlPlane(options: LocalControlPlaneOptions):
           // Whatever half-started is stopped; stop() later finds nothing left to wait for.
           if (apiServer) current = apiServer;
           await current.stop();
-          throw new Error(message);
+          throw new EnvtestError('start-failed', message, { cause: error });
         }
       },
       stop: async () => {
@@ -263,7 +264,7 @@ export async function startLocalControlPlane(options: LocalControlPlaneOptions):
     await apiServer?.stop();
     await etcd?.stop();
     await rm(dir, { recursive: true, force: true });
-    throw new Error(message);
+    throw new EnvtestError('start-failed', message, { cause: error });
   }
 }
 

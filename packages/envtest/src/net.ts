@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
+import { EnvtestError } from './errors.js';
 
 /** Asks the kernel for a free TCP port on 127.0.0.1. Another process may take it before
  * we bind it, so callers retry a failed start with new ports. */
@@ -47,7 +48,7 @@ export function get(
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       res.on('error', reject);
     });
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
+    req.on('timeout', () => req.destroy(new EnvtestError('timeout', `timed out after ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end();
   });
@@ -66,7 +67,7 @@ export async function waitFor(
   let last = 'not tried';
   for (;;) {
     const aborted = options.abort?.();
-    if (aborted) throw new Error(`${what}: ${aborted}`);
+    if (aborted) throw new EnvtestError('not-ready', `${what}: ${aborted}`);
     try {
       const result = await probe();
       if (result === true) return;
@@ -74,7 +75,9 @@ export async function waitFor(
     } catch (error) {
       last = (error as Error).message;
     }
-    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${options.timeoutMs} ms (${last})`);
+    if (Date.now() > deadline) {
+      throw new EnvtestError('not-ready', `${what}: not ready after ${options.timeoutMs} ms (${last})`);
+    }
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 100));
   }
 }

@@ -1,5 +1,6 @@
 import { request } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { EnvtestError } from './errors.js';
 
 // A minimal JSON client on top of a KubeConfig's TLS settings. client-node's typed APIs
 // rename fields through their model classes (CRD schemas carry keys such as
@@ -22,7 +23,7 @@ export async function restRequest(
 ): Promise<RestResponse> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  if (!cluster) throw new EnvtestError('invalid-kubeconfig', 'kubeconfig has no current cluster');
   const url = new URL(path, cluster.server);
   const requestOptions: import('node:https').RequestOptions & { headers: Record<string, string> } = {
     method,
@@ -52,7 +53,7 @@ export async function restRequest(
     });
     // A request the server never answers becomes an error that names it, not a hang.
     req.setTimeout(timeoutMs, () =>
-      req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)),
+      req.destroy(new EnvtestError('timeout', `${method} ${path}: no answer within ${timeoutMs} ms`)),
     );
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);
@@ -67,5 +68,5 @@ export function expectOk(what: string, res: RestResponse): unknown {
     typeof res.body === 'object' && res.body !== null && 'message' in res.body
       ? String((res.body as { message: unknown }).message)
       : JSON.stringify(res.body);
-  throw new Error(`${what}: HTTP ${res.status}: ${message}`);
+  throw new EnvtestError('api-error', `${what}: HTTP ${res.status}: ${message}`);
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
+import { EnvtestError } from './errors.js';
 import { createCertificateAuthority, loopbackHosts } from './pki.js';
 
 // An HTTPS server on 127.0.0.1 for admission or conversion webhooks served by the test
@@ -87,7 +88,7 @@ export function conversionReviewHandler(convert: ConvertObject): WebhookHandler 
       apiVersion?: string;
       request?: { uid: string; desiredAPIVersion: string; objects: Record<string, unknown>[] };
     };
-    if (!review.request) throw new Error('not a ConversionReview request');
+    if (!review.request) throw new EnvtestError('invalid-request', 'not a ConversionReview request');
     const { uid, desiredAPIVersion, objects } = review.request;
     let response: Record<string, unknown>;
     try {

@@ -1,9 +1,11 @@
 // @capi-kit/envtest/vitest: use the control plane that the global setup started.
+
 import type { KubeConfig } from '@kubernetes/client-node';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { type BackendKind, type ControlPlaneClient, connect } from '../connection.js';
 import type { CrdInput, InstalledCrd } from '../crds.js';
+import { EnvtestError } from '../errors.js';
 import { type ProvidedControlPlane, providedKey } from './context.js';
 
 export type { ProvidedControlPlane } from './context.js';
@@ -58,7 +60,8 @@ const backendsFor: Record<ControlPlaneNeed, { backends: readonly BackendKind[]; 
 function provided(): ProvidedControlPlane {
   const value = inject(providedKey) as ProvidedControlPlane | undefined;
   if (value === undefined) {
-    throw new Error(
+    throw new EnvtestError(
+      'not-set-up',
       'found no control plane: add @capi-kit/envtest/vitest/global-setup to ' +
         'test.globalSetup in the vitest config of this project',
     );
@@ -104,7 +107,7 @@ export function useControlPlane(options: UseControlPlaneOptions = {}): ControlPl
       context.skip(`no control plane: ${run.reason}`);
     });
     const unavailable = (): never => {
-      throw new Error(`no control plane: ${run.reason}`);
+      throw new EnvtestError('no-control-plane', `no control plane: ${run.reason}`);
     };
     return {
       get backend(): BackendKind {
@@ -158,7 +161,10 @@ export function useControlPlane(options: UseControlPlaneOptions = {}): ControlPl
     kubeconfigPath: client.kubeconfigPath,
     get namespace(): string {
       if (namespace === undefined) {
-        throw new Error('useControlPlane().namespace is created in beforeAll: read it inside tests or hooks');
+        throw new EnvtestError(
+          'not-set-up',
+          'useControlPlane().namespace is created in beforeAll: read it inside tests or hooks',
+        );
       }
       return namespace;
     },
