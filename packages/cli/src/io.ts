@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { UsageError } from './exit-codes.js';
+import { CliError, UsageError } from './exit-codes.js';
 
 /** Where a command reads and writes. Real runs use the process; tests pass their own. */
 export interface CliIO {
@@ -36,6 +36,7 @@ export async function readInput(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputFileError(
+      'input-unreadable',
       `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? String(error))}`,
     );
   }
@@ -56,11 +57,11 @@ export function utf8Text(bytes: Buffer, name: string): string {
     let offset = 0;
     while (offset < bytes.length && bytes[offset] === lossy[offset]) offset++;
     const line = bytes.subarray(0, offset).toString('latin1').split('\n').length;
-    throw new InputFileError(`${name}: not valid UTF-8 (byte ${offset}, line ${line})`);
+    throw new InputFileError('input-not-utf8', `${name}: not valid UTF-8 (byte ${offset}, line ${line})`);
   }
 }
 
 /** A named input that cannot be read: an input error (exit 1), not a usage error. */
-export class InputFileError extends Error {
+export class InputFileError extends CliError<'input-unreadable' | 'input-not-utf8'> {
   override readonly name = 'InputFileError';
 }

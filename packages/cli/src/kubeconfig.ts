@@ -1,10 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { CliError } from './exit-codes.js';
 import type { CliIO } from './io.js';
 
 /** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
-export class KubeconfigError extends Error {
+export class KubeconfigError extends CliError<
+  'no-kubeconfig' | 'kubeconfig-unreadable' | 'kubeconfig-empty' | 'kubeconfig-invalid' | 'no-current-cluster'
+> {
   override readonly name = 'KubeconfigError';
 }
 
@@ -27,6 +30,7 @@ function kubeconfigFiles(io: CliIO): string[] {
     const files = entries.filter(isFile);
     if (files.length === 0) {
       throw new KubeconfigError(
+        'no-kubeconfig',
         `no kubeconfig: none of the KUBECONFIG entries is a readable file (${entries.join(', ')})`,
       );
     }
@@ -35,7 +39,10 @@ function kubeconfigFiles(io: CliIO): string[] {
   const home = io.env.HOME ?? io.env.USERPROFILE;
   const file = home === undefined ? undefined : join(home, '.kube', 'config');
   if (file === undefined || !isFile(file)) {
-    throw new KubeconfigError(`no kubeconfig: set KUBECONFIG or create ${file ?? '~/.kube/config'}`);
+    throw new KubeconfigError(
+      'no-kubeconfig',
+      `no kubeconfig: set KUBECONFIG or create ${file ?? '~/.kube/config'}`,
+    );
   }
   return [file];
 }
@@ -50,19 +57,25 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
   const files = file === undefined ? kubeconfigFiles(io) : [file];
   const kubeConfig = new KubeConfig();
   for (const [index, path] of files.entries()) {
-    if (!isFile(path)) throw new KubeconfigError(`cannot read kubeconfig ${path}: not a readable file`);
-    if (readFileSync(path, 'utf8').trim() === '') throw new KubeconfigError(`kubeconfig ${path} is empty`);
+    if (!isFile(path))
+      throw new KubeconfigError(
+        'kubeconfig-unreadable',
+        `cannot read kubeconfig ${path}: not a readable file`,
+      );
+    if (readFileSync(path, 'utf8').trim() === '')
+      throw new KubeconfigError('kubeconfig-empty', `kubeconfig ${path} is empty`);
     const one = index === 0 ? kubeConfig : new KubeConfig();
     try {
       one.loadFromFile(path);
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new KubeconfigError(`cannot load kubeconfig ${path}: ${reason}`);
+      throw new KubeconfigError('kubeconfig-invalid', `cannot load kubeconfig ${path}: ${reason}`);
     }
     if (one !== kubeConfig) kubeConfig.mergeConfig(one);
   }
   if (kubeConfig.getCurrentCluster() === null) {
     throw new KubeconfigError(
+      'no-current-cluster',
       `no current cluster in the kubeconfig (${files.join(', ')}): set a current context with a cluster`,
     );
   }

@@ -1,7 +1,7 @@
 import type { Command, CommandBody, CommandEntry } from './command.js';
 import { commands as defaultCommands } from './commands/index.js';
-import { ExitCode, UsageError } from './exit-codes.js';
-import { type CliIO, InputFileError, processIO } from './io.js';
+import { CliError, type CliErrorCode, ExitCode, exitCodeOfError } from './exit-codes.js';
+import { type CliIO, processIO } from './io.js';
 import { printable } from './text.js';
 import { version } from './version.js';
 
@@ -55,16 +55,9 @@ export async function main(
   try {
     return await body.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(
-        `capi-kit ${command.name}: ${printable(error.message)}\nRun 'capi-kit ${command.name} --help' for usage.\n`,
-      );
-      return ExitCode.usage;
-    }
-    if (error instanceof InputFileError) {
-      io.stderr(`capi-kit ${command.name}: ${printable(error.message)}\n`);
-      return ExitCode.input;
-    }
-    throw error;
+    if (!(error instanceof CliError)) throw error;
+    const hint = error.code === 'usage' ? `\nRun 'capi-kit ${command.name} --help' for usage.` : '';
+    io.stderr(`capi-kit ${command.name}: ${printable(error.message)}${hint}\n`);
+    return exitCodeOfError[error.code as CliErrorCode];
   }
 }

@@ -223,8 +223,7 @@ async function leaseKubeConfig(
     return await loadKubeConfig(io);
   } catch (error) {
     const inCluster = io.env.KUBERNETES_SERVICE_HOST !== undefined && io.env.KUBECONFIG === undefined;
-    if (!(error instanceof KubeconfigError) || !inCluster || !error.message.startsWith('no kubeconfig'))
-      throw error;
+    if (!(error instanceof KubeconfigError) || !inCluster || error.code !== 'no-kubeconfig') throw error;
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromCluster();
     return kubeConfig;
