@@ -1,5 +1,6 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { clusterNameOf } from './cluster-name.js';
+import { NodeGroupError } from './errors.js';
 import { type KubeObject, labelsOf, namespaceOf } from './objects.js';
 
 /**
@@ -110,7 +111,8 @@ export function allowedByAutoDiscoverySpec(resource: KubeObject, spec: AutoDisco
 /**
  * Whether any spec admits the resource (specs are OR-ed); with no spec, everything is
  * admitted. A spec may be given as text; text that does not parse is a caller's mistake
- * and throws a TypeError rather than silently admitting or refusing everything.
+ * and throws a `NodeGroupError` with code `invalid-options` (and the spec's `path` in a
+ * list) rather than silently admitting or refusing everything.
  */
 export function allowedByAutoDiscovery(
   resource: KubeObject,
@@ -119,13 +121,20 @@ export function allowedByAutoDiscovery(
   const list =
     specs === undefined ? [] : Array.isArray(specs) ? specs : [specs as AutoDiscoverySpec | string];
   if (list.length === 0) return true;
-  return list.some((spec) =>
-    allowedByAutoDiscoverySpec(resource, typeof spec === 'string' ? parsedOrThrow(spec) : spec),
+  return list.some((spec, i) =>
+    allowedByAutoDiscoverySpec(
+      resource,
+      typeof spec === 'string'
+        ? parsedOrThrow(spec, Array.isArray(specs) ? `autoDiscovery[${i}]` : undefined)
+        : spec,
+    ),
   );
 }
 
-function parsedOrThrow(spec: string): AutoDiscoverySpec {
+function parsedOrThrow(spec: string, path: string | undefined): AutoDiscoverySpec {
   const result = parseAutoDiscoverySpec(spec);
-  if (result._tag === 'Left') throw new TypeError(result.left.message);
+  if (result._tag === 'Left') {
+    throw new NodeGroupError('invalid-options', result.left.message, path === undefined ? {} : { path });
+  }
   return result.right;
 }

@@ -38,6 +38,8 @@ export type NodeGroupErrorCode =
 
 export class NodeGroupError extends Error {
   override readonly name = 'NodeGroupError';
+  /** The JSON path to blame (an option, an annotation), as in `details.path`; absent when none applies. */
+  declare readonly path?: string;
   constructor(
     readonly code: NodeGroupErrorCode,
     message: string,
@@ -52,6 +54,7 @@ export class NodeGroupError extends Error {
     options?: ErrorOptions,
   ) {
     super(message, options);
+    if (details.path !== undefined) (this as { path?: string }).path = details.path;
   }
 }
 

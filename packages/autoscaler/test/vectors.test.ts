@@ -12,6 +12,7 @@ import {
   isFailedMachineProviderID,
   type KubeObject,
   machineKeyFromFailedProviderID,
+  NodeGroupError,
   nodeGroupBoundsOf,
   parseAutoDiscovery,
   parseAutoDiscoverySpec,
@@ -178,6 +179,27 @@ describe('auto-discovery', () => {
     expect(allowedByAutoDiscovery(ms, ['clusterapi:namespace=other', 'clusterapi:color=red'])).toBe(false);
     expect(allowedByAutoDiscovery(ms, 'clusterapi:clusterName=foo,namespace=test')).toBe(true);
     expect(() => allowedByAutoDiscovery(ms, ['clusterapi:nope'])).toThrow(/invalid key=value pair/);
+  });
+
+  it('throws a NodeGroupError tagged invalid-options for a spec that does not parse, with its path in a list', () => {
+    const thrown = (specs: string | string[]) => {
+      try {
+        allowedByAutoDiscovery(ms, specs);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected a throw');
+    };
+    const inList = thrown(['clusterapi:color=red', 'clusterapi:nope']);
+    expect(inList).toBeInstanceOf(NodeGroupError);
+    expect(inList).toMatchObject({
+      code: 'invalid-options',
+      path: 'autoDiscovery[1]',
+      details: { path: 'autoDiscovery[1]' },
+    });
+    const alone = thrown('clusterapi:nope');
+    expect(alone).toMatchObject({ code: 'invalid-options' });
+    expect(alone).not.toHaveProperty('path');
   });
 });
 

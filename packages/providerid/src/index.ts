@@ -27,6 +27,7 @@ export {
 export {
   compareIdentified,
   createProviderIDRegistry,
+  GrammarConflictError,
   type IdentifiedProviderID,
   ProviderIDRegistry,
 } from './registry.js';

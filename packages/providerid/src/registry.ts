@@ -22,6 +22,21 @@ import {
 } from './types.js';
 
 /**
+ * Thrown by `ProviderIDRegistry.register` for a wiring mistake, tagged `code` like every
+ * capi-kit error: a second grammar for a cloud (`cloud-taken`) or a scheme (`scheme-taken`)
+ * that another grammar already claims.
+ */
+export class GrammarConflictError extends Error {
+  override readonly name = 'GrammarConflictError';
+  constructor(
+    readonly code: 'cloud-taken' | 'scheme-taken',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * Any string's identity for matching: the parsed ID's when a grammar accepts it,
  * otherwise the structural identity (scheme + non-empty segments) with the parse error.
  */
@@ -112,10 +127,18 @@ export class ProviderIDRegistry {
   /** Adds a grammar. Throws on a cloud name or scheme already taken: a wiring mistake. */
   register(grammar: CloudProviderIDGrammar): this {
     if (this.#byCloud.has(grammar.cloud))
-      throw new Error(`providerID cloud '${grammar.cloud}' is already registered`);
+      throw new GrammarConflictError(
+        'cloud-taken',
+        `providerID cloud '${grammar.cloud}' is already registered`,
+      );
     for (const scheme of grammar.schemes) {
       const owner = this.#byScheme.get(scheme);
-      if (owner) throw new Error(`providerID scheme '${scheme}' is already registered by '${owner.cloud}'`);
+      if (owner) {
+        throw new GrammarConflictError(
+          'scheme-taken',
+          `providerID scheme '${scheme}' is already registered by '${owner.cloud}'`,
+        );
+      }
     }
     this.#byCloud.set(grammar.cloud, grammar);
     for (const scheme of grammar.schemes) {

@@ -69,6 +69,13 @@ describe('ProviderIDRegistry.parse', () => {
     expect(() =>
       createProviderIDRegistry([numbered, { ...regional, cloud: 'other', schemes: ['num'] }]),
     ).toThrow(/scheme 'num'/);
+    // Tagged `code` like every capi-kit error.
+    expect(() => createProviderIDRegistry([numbered, numbered])).toThrow(
+      expect.objectContaining({ name: 'GrammarConflictError', code: 'cloud-taken' }),
+    );
+    expect(() =>
+      createProviderIDRegistry([numbered, { ...regional, cloud: 'other', schemes: ['num'] }]),
+    ).toThrow(expect.objectContaining({ code: 'scheme-taken' }));
   });
 });
 
