@@ -387,9 +387,11 @@ export class Informer<T extends ObjectWithMeta> {
   }
 }
 
-/** A list that failed, carried through ListWatch's error callback with its ClientError. */
+/** A list that failed, carried through ListWatch's error callback with its ClientError (and its code). */
 class ListFailed extends Error {
+  readonly code: ClientError['code'];
   constructor(readonly error: ClientError) {
     super(error.message);
+    this.code = error.code;
   }
 }

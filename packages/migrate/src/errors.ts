@@ -33,10 +33,12 @@ export interface Problem {
   readonly status?: number;
 }
 
-/** Thrown inside the steps and turned into a Left at their edge. */
+/** Thrown inside the steps and turned into a Left at their edge; carries its error's code. */
 export class MigrateFailure extends Error {
+  readonly code: MigrateError['code'];
   constructor(readonly error: MigrateError) {
     super(error.message);
+    this.code = error.code;
   }
 }
 
