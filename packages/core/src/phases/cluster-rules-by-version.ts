@@ -1,4 +1,5 @@
 import { ClusterPhases } from '../api/v1beta2/constants.js';
+import { deletingRule, failureRule, pendingRule } from './common-rules.js';
 import {
   isDeletionRequested,
   isSetPointer,
@@ -115,12 +116,7 @@ export function laterClusterPhaseFacts(
 
 type Rule = PhaseRule<LaterClusterPhaseFacts, LaterClusterPhase>;
 
-const pending: Rule = {
-  id: 'pending',
-  phase: 'Pending',
-  condition: 'status.phase is empty',
-  holds: (_, previous) => previous === '',
-};
+const pending: Rule = pendingRule('Pending');
 const provisioningByInfrastructure: Rule = {
   id: 'provisioning',
   phase: 'Provisioning',
@@ -139,18 +135,8 @@ const provisioned: Rule = {
   condition: 'status.infrastructureReady and spec.controlPlaneEndpoint has a host and a port',
   holds: (f) => f.infrastructureReady && f.controlPlaneEndpointValid,
 };
-const failed: Rule = {
-  id: 'failed',
-  phase: 'Failed',
-  condition: 'status.failureReason or status.failureMessage is set',
-  holds: (f) => f.failureSet,
-};
-const deleting: Rule = {
-  id: 'deleting',
-  phase: 'Deleting',
-  condition: 'metadata.deletionTimestamp is set',
-  holds: (f) => f.deletionRequested,
-};
+const failed: Rule = failureRule('Failed');
+const deleting: Rule = deletingRule('Deleting');
 
 /** The rule table of each version, in upstream order. */
 export const laterClusterPhaseRules: Readonly<Record<LaterVersion, readonly Rule[]>> = {

@@ -1,5 +1,5 @@
 import { ClusterPhase } from './cluster-phase.js';
-import { failedThenDeletingRules } from './common-rules.js';
+import { failedThenDeletingRules, pendingRule } from './common-rules.js';
 import {
   isDeletionRequested,
   isSetPointer,
@@ -58,12 +58,7 @@ export function clusterPhaseFacts(cluster: ClusterPhaseSource): ClusterPhaseFact
  * A Cluster with an infrastructureRef is therefore never `pending` after its first reconcile.
  */
 export const clusterPhaseRules: readonly PhaseRule<ClusterPhaseFacts, ClusterPhase>[] = [
-  {
-    id: 'pending',
-    phase: ClusterPhase.pending,
-    condition: 'status.phase is empty',
-    holds: (_, previous) => previous === '',
-  },
+  pendingRule(ClusterPhase.pending),
   {
     id: 'provisioning',
     phase: ClusterPhase.provisioning,

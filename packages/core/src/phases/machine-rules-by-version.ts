@@ -1,5 +1,6 @@
 import { MachinePhases as v1beta1MachinePhases } from '../api/v1beta1/constants.js';
 import { MachinePhases as v1beta2MachinePhases } from '../api/v1beta2/constants.js';
+import { deletingRule, failureRule, pendingRule } from './common-rules.js';
 import {
   isDeletionRequested,
   isSetPointer,
@@ -133,12 +134,7 @@ export function laterMachinePhaseFacts(
 
 type Rule = PhaseRule<LaterMachinePhaseFacts, LaterMachinePhase>;
 
-const pending: Rule = {
-  id: 'pending',
-  phase: 'Pending',
-  condition: 'status.phase is empty',
-  holds: (_, previous) => previous === '',
-};
+const pending: Rule = pendingRule('Pending');
 const provisioning: Rule = {
   id: 'provisioning',
   phase: 'Provisioning',
@@ -151,18 +147,8 @@ const running: Rule = {
   condition: 'status.nodeRef is set and status.infrastructureReady',
   holds: (f) => f.nodeRefSet && f.infrastructureReady,
 };
-const failed: Rule = {
-  id: 'failed',
-  phase: 'Failed',
-  condition: 'status.failureReason or status.failureMessage is set',
-  holds: (f) => f.failureSet,
-};
-const deleting: Rule = {
-  id: 'deleting',
-  phase: 'Deleting',
-  condition: 'metadata.deletionTimestamp is set',
-  holds: (f) => f.deletionRequested,
-};
+const failed: Rule = failureRule('Failed');
+const deleting: Rule = deletingRule('Deleting');
 const provisionedByProviderID: Rule = {
   id: 'provisioned',
   phase: 'Provisioned',

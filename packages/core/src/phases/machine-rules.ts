@@ -1,4 +1,4 @@
-import { failedThenDeletingRules } from './common-rules.js';
+import { failedThenDeletingRules, pendingRule } from './common-rules.js';
 import {
   isDeletionRequested,
   isSetPointer,
@@ -73,12 +73,7 @@ export function machinePhaseFacts(machine: MachinePhaseSource): MachinePhaseFact
  * which beats everything else; when no rule holds a non-empty stored phase is kept.
  */
 export const machinePhaseRules: readonly PhaseRule<MachinePhaseFacts, MachinePhase>[] = [
-  {
-    id: 'pending',
-    phase: MachinePhase.pending,
-    condition: 'status.phase is empty',
-    holds: (_, previous) => previous === '',
-  },
+  pendingRule(MachinePhase.pending),
   {
     id: 'provisioning',
     phase: MachinePhase.provisioning,

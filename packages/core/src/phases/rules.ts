@@ -1,8 +1,8 @@
 /**
- * The shape shared by the Machine and Cluster phase logic of the v1alpha2 controllers:
+ * The shape shared by the Machine and Cluster phase logic of every version's controllers:
  * an ordered list of rules, each of which, when its condition holds, overwrites the phase.
  * The last rule that holds wins; when none holds, the stored phase is written back as it
- * was. The rule tables themselves live in machine-rules.ts and cluster-rules.ts.
+ * was. The rule tables themselves live in the *-rules.ts and *-rules-by-version.ts files.
  */
 
 /** Boolean inputs of the rules, computed from the object (see `*PhaseFacts`). */
