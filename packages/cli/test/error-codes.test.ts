@@ -12,15 +12,6 @@ import { captureIO } from './helpers/capture-io.js';
 // The CLI's own errors are tagged `code` like every capi-kit error (docs/architecture.md),
 // and the code alone decides the exit status. These tests pin the tags and that mapping.
 
-async function thrown(work: () => unknown): Promise<unknown> {
-  try {
-    await work();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'capi-kit-codes-'));
 const file = (name: string, text: string) => {
   const path = join(dir, name);
@@ -41,26 +32,27 @@ describe('KubeconfigError is tagged code', () => {
     ['kubeconfig-invalid', {}, file('garbage', ': : [not yaml\n')],
     ['no-current-cluster', {}, noCluster],
   ])('%s', async (code, env, path) => {
-    const error = await thrown(() => loadKubeConfig(captureIO('', env).io, path));
-    expect(error).toBeInstanceOf(KubeconfigError);
-    expect(error).toMatchObject({ code, message: expect.any(String) });
+    const loading = loadKubeConfig(captureIO('', env).io, path);
+    await expect(loading).rejects.toBeInstanceOf(KubeconfigError);
+    await expect(loading).rejects.toMatchObject({ code, message: expect.any(String) });
     expect(exitCodeOfError[code]).toBe(ExitCode.cluster);
   });
 });
 
 describe('InputFileError is tagged code', () => {
   it('input-unreadable', async () => {
-    const error = await thrown(() => readInput(captureIO().io, join(dir, 'missing.yaml')));
-    expect(error).toBeInstanceOf(InputFileError);
-    expect(error).toMatchObject({ code: 'input-unreadable' });
+    const reading = readInput(captureIO().io, join(dir, 'missing.yaml'));
+    await expect(reading).rejects.toBeInstanceOf(InputFileError);
+    await expect(reading).rejects.toMatchObject({ code: 'input-unreadable' });
   });
 
-  it('input-not-utf8', async () => {
-    const error = await thrown(() => utf8Text(Buffer.from([0x61, 0xff, 0x0a]), 'x.yaml'));
-    expect(error).toMatchObject({
-      code: 'input-not-utf8',
-      message: 'x.yaml: not valid UTF-8 (byte 1, line 1)',
-    });
+  it('input-not-utf8', () => {
+    expect(() => utf8Text(Buffer.from([0x61, 0xff, 0x0a]), 'x.yaml')).toThrow(
+      expect.objectContaining({
+        code: 'input-not-utf8',
+        message: 'x.yaml: not valid UTF-8 (byte 1, line 1)',
+      }),
+    );
   });
 
   it('usage (UsageError)', () => {

@@ -1,20 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseBackend, NoControlPlaneError, probeDocker, startControlPlane } from '../src/index.js';
 import setup from '../src/vitest/global-setup.js';
+import { noBackendEnv } from './helpers/no-backend-env.js';
 
-// An environment in which no backend can exist: no kubeconfig variable, an empty
-// setup-envtest store and legacy directory, no Docker socket.
-const empty = mkdtempSync(join(tmpdir(), 'envtest-nobackend-'));
-afterAll(() => rmSync(empty, { recursive: true, force: true }));
-const nothing: NodeJS.ProcessEnv = {
-  XDG_DATA_HOME: empty,
-  HOME: empty,
-  CAPI_KIT_ENVTEST_LEGACY_DIR: join(empty, 'kubebuilder/bin'),
-  DOCKER_HOST: `unix://${join(empty, 'docker.sock')}`,
-};
+const nothing = noBackendEnv();
 
 describe('backend selection without any backend', () => {
   it('probeDocker reports a missing engine with the socket it tried', async () => {
