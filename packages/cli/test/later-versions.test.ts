@@ -45,6 +45,16 @@ metadata: {name: pool}
 spec: {}
 `;
 
+/** `capi-kit phase --json` on a manifest: its lines, parsed (exit 0 expected). */
+async function phaseLines(manifest: string): Promise<Array<Record<string, string>>> {
+  const r = await runMain(['phase', '-f', '-', '--json'], manifest);
+  expect(r.code).toBe(ExitCode.ok);
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
 describe('capi-kit phase on later versions', () => {
   it("uses each version's rules: Updating in v1beta2, Failed in v1alpha3, controlPlaneRef in v1beta1", async () => {
     const manifest = [
@@ -55,14 +65,7 @@ describe('capi-kit phase on later versions', () => {
       v1alpha3Machine,
       v1beta1Cluster,
     ].join('---\n');
-    const r = await runMain(['phase', '-f', '-', '--json'], manifest);
-    expect(r.code).toBe(ExitCode.ok);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual([
+    expect(await phaseLines(manifest)).toEqual([
       { kind: 'Machine', name: 'updating', namespace: 'ns', phase: 'Updating' },
       { kind: 'Machine', name: 'old', namespace: 'ns', phase: 'Failed' },
       { kind: 'Cluster', name: 'c1', namespace: 'ns', phase: 'Provisioning' },
@@ -95,14 +98,13 @@ items:
       cluster('running', false),
       cluster('held', true),
     ].join('---\n');
-    const r = await runMain(['phase', '-f', '-', '--json'], manifest);
-    expect(r.code).toBe(ExitCode.ok);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line).phase),
-    ).toEqual(['Running', 'Provisioned', 'Provisioned', 'Provisioning', 'Pending']);
+    expect((await phaseLines(manifest)).map((line) => line.phase)).toEqual([
+      'Running',
+      'Provisioned',
+      'Provisioned',
+      'Provisioning',
+      'Pending',
+    ]);
   });
 
   it('rejects an invalid v1beta2 Machine with the JSON path, printing nothing', async () => {

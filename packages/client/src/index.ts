@@ -9,6 +9,7 @@
  *   raw with their JSON-path errors (`invalid-object`), never dropped.
  */
 export { type CapiClient, type ConnectOptions, connect } from './client.js';
+export { loadReferenceApiVersions } from './contract-lookup.js';
 export type { Unreadable } from './decode-served.js';
 export {
   type ClusterDescription,

@@ -4,6 +4,15 @@
  * kept in `providerSpec`. The ConversionReview webhook is `@capi-kit/conversion/webhook`; what plug-in authors
  * need is `@capi-kit/conversion/plugin-kit`.
  */
+export {
+  type ContractCrd,
+  CURRENT_CONTRACT,
+  compareKubeAwareVersions,
+  compatibleContracts,
+  contractVersionFromLabels,
+  type ReferenceApiVersionLookup,
+  referenceApiVersionsFromCrds,
+} from './chain/contract.js';
 export { type ChainOptions, chainPath, convertAlongChain, convertTo } from './chain/convert.js';
 export { durationToSeconds, parseGoDuration, secondsToDuration } from './chain/duration.js';
 export type { Hop, HopMove, HopOptions, HopTable } from './chain/hop.js';

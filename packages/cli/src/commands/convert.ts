@@ -5,19 +5,23 @@ import {
   convertManifest,
   formatConversionError,
   formatReport,
+  type ReferenceApiVersionLookup,
   V1ALPHA2,
 } from '@capi-kit/conversion';
 import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import { vsphereConversionPlugin } from '@capi-kit/providers-vsphere';
 import { oneOf, parseCommandLine } from '../args.js';
+import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIO, readInput } from '../io.js';
+import { printable } from '../text.js';
 
 // Every conversion plug-in capi-kit ships, in the order they are asked.
 const plugins = [awsConversionPlugin, vsphereConversionPlugin];
 
 const usage = `Usage: capi-kit convert -f FILE|- [--to VERSION] [-o yaml|json] [--report [FILE|-]]
+                        [--kubeconfig FILE] [--context NAME]
 
 Converts Cluster API manifests between any two of cluster.k8s.io/v1alpha1 (CAPI v0.1),
 cluster.x-k8s.io/v1alpha2 (v0.2), v1alpha3 (v0.3), v1alpha4 (v0.4), v1beta1 (v1.0-v1.10)
@@ -28,6 +32,13 @@ Going up, each providerSpec becomes v1alpha2 infrastructure and bootstrap object
 a provider plug-in (aws, vsphere); a MachineClass named by valueFrom.machineClass must be
 in the same manifest. Documents of other API groups, and those already at the target
 version, pass through unchanged. \${VAR} template placeholders stay as text.
+
+Going down from v1beta2, a reference {apiGroup, kind, name} needs its apiVersion back. By
+default conversion stays offline: the conversion stash restores it when present, else the
+reference is kept without one and a warning says so. With --kubeconfig or --context, the
+apiVersion is looked up as Cluster API does, from the cluster.x-k8s.io/<contract> labels of
+the referenced kind's CRD on that cluster (contract v1beta2, else v1beta1; the newest version
+listed).
 
 The converted manifest goes to stdout, warnings to stderr. If any document fails, its
 error (document number, kind, name, field) goes to stderr and nothing to stdout.
@@ -40,8 +51,12 @@ Options:
       --report FILE  write the conversion report (what moved where, what was stashed,
                      warnings) to FILE (JSON if FILE ends in .json); - or no FILE
                      (--report last, or before another option) writes it to stderr
+      --kubeconfig FILE  look reference apiVersions up on this cluster (opt-in)
+      --context NAME     ... with this context of the kubeconfig (KUBECONFIG, else
+                         ~/.kube/config, when --kubeconfig is not given)
 
-Exit codes: 0 converted, 1 a document could not be read or converted, 2 usage error.
+Exit codes: 0 converted, 1 a document could not be read or converted, 2 usage error,
+3 the contract lookup's cluster could not be read (nothing on stdout then).
 `;
 
 async function writeReport(io: CliIO, target: string, report: ConversionReport): Promise<string | undefined> {
@@ -71,6 +86,38 @@ function bareReportToStderr(args: readonly string[]): string[] {
   });
 }
 
+/**
+ * The live contract lookup, when asked for (--kubeconfig / --context): the provider CRDs are
+ * read once, before converting. undefined: offline; a number: the exit code of a failure.
+ */
+async function contractLookup(
+  io: CliIO,
+  kubeconfig: string | undefined,
+  context: string | undefined,
+): Promise<ReferenceApiVersionLookup | number | undefined> {
+  if (kubeconfig === undefined && context === undefined) return undefined;
+  const loaded = await loadKubeConfigOrReport(io, 'convert', kubeconfig);
+  if (typeof loaded === 'number') return loaded;
+  if (context !== undefined) {
+    if (loaded.getContextObject(context) === null) {
+      const known = loaded.getContexts().map((c) => c.name);
+      io.stderr(
+        `capi-kit convert: no context ${printable(JSON.stringify(context))} in the kubeconfig (contexts: ${printable(known.join(', ') || 'none')})\n`,
+      );
+      return ExitCode.cluster;
+    }
+    loaded.setCurrentContext(context);
+  }
+  // Loaded on first use: client-node takes a while to import.
+  const { loadReferenceApiVersions } = await import('@capi-kit/client');
+  const lookup = await loadReferenceApiVersions(loaded);
+  if (lookup._tag === 'Left') {
+    io.stderr(`capi-kit convert: contract lookup: ${printable(lookup.left.message)}\n`);
+    return ExitCode.cluster;
+  }
+  return lookup.right;
+}
+
 export const convertCommand: CommandBody = {
   usage,
   run: async (args, io) => {
@@ -79,12 +126,21 @@ export const convertCommand: CommandBody = {
       to: { type: 'string' },
       output: { type: 'string', short: 'o' },
       report: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      context: { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const to = oneOf('--to', values.to, CHAIN_VERSIONS, V1ALPHA2);
     const format = oneOf('-o', values.output, ['yaml', 'json'], 'yaml');
     const input = await readInput(io, values.file);
-    const result = convertManifest(input.text, { to, plugins, format });
+    const referenceApiVersion = await contractLookup(io, values.kubeconfig, values.context);
+    if (typeof referenceApiVersion === 'number') return referenceApiVersion;
+    const result = convertManifest(input.text, {
+      to,
+      plugins,
+      format,
+      ...(referenceApiVersion === undefined ? {} : { referenceApiVersion }),
+    });
     if (result._tag === 'Right' && result.right.report.documents.length === 0) {
       io.stderr(`capi-kit convert: ${input.name}: no documents; nothing to convert\n`);
       return ExitCode.input;

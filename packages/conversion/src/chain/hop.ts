@@ -19,6 +19,7 @@ import {
   type StashRules,
 } from '../stash-rules.js';
 import type { Direction } from '../versions.js';
+import type { ReferenceApiVersionLookup } from './contract.js';
 import type { ChainKind, ChainVersion } from './versions.js';
 
 /**
@@ -99,9 +100,10 @@ export interface HopOptions {
    * apiVersion of a reference's group and kind, for references the newer version keeps as
    * `{apiGroup, kind, name}` (v1beta2) and the older needs as `{apiVersion, kind, name}`.
    * Upstream reads it from the CRD's contract labels on the live cluster; here it is a plain
-   * function so conversion stays offline and pure (see `contractVersionLookup`).
+   * function so conversion stays offline and pure: `referenceApiVersionsFromCrds` (contract.ts)
+   * builds one from CRDs, `@capi-kit/client`'s `loadReferenceApiVersions` from a live cluster.
    */
-  readonly referenceApiVersion?: (group: string, kind: string) => string | undefined;
+  readonly referenceApiVersion?: ReferenceApiVersionLookup;
 }
 
 /** One kind's conversion on one hop: row groups, each applied at a path of the object. */

@@ -102,8 +102,12 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
       if (found !== undefined) {
         setPath(out, at, { apiVersion: found, ...ref });
       } else {
+        const why =
+          options.referenceApiVersion === undefined
+            ? 'no conversion data and no contract lookup'
+            : 'no conversion data, and the contract lookup knows no CRD with a compatible contract label for it';
         warnings.push(
-          `${path}: no apiVersion for ${typeof group === 'string' ? group : '(no group)'} ${String(kind)} (no conversion data and no contract lookup); the reference is kept without one`,
+          `${path}: no apiVersion for ${typeof group === 'string' ? group : '(no group)'} ${String(kind)} (${why}); the reference is kept without one`,
         );
       }
     }

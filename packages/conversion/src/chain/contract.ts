@@ -1,0 +1,121 @@
+/**
+ * Which apiVersion a v1beta2 reference `{apiGroup, kind, name}` has when it goes back to a
+ * v1beta1 ObjectReference, by Cluster API's contract labels. A provider's CRD says which of
+ * its versions implement each contract with labels `cluster.x-k8s.io/<contract>: <versions
+ * joined by _>` (e.g. `cluster.x-k8s.io/v1beta2: v1beta2`). Upstream's rule
+ * (`contract.GetAPIVersion`, `GetLatestContractAndAPIVersionFromContract`, v1.14): walk the
+ * contracts compatible with the current one (v1beta2, then v1beta1), newest first; the first
+ * label that is present and not empty decides; its newest version, in Kubernetes' version
+ * order, is the one. Pure: the CRDs come from the caller (`@capi-kit/client` lists them from
+ * a live cluster).
+ */
+
+/** The fields of a CustomResourceDefinition the lookup reads. */
+export interface ContractCrd {
+  readonly metadata?: { readonly name?: string; readonly labels?: Readonly<Record<string, string>> };
+  readonly spec?: {
+    readonly group?: string;
+    readonly names?: { readonly kind?: string; readonly plural?: string };
+  };
+}
+
+/** A reference's apiVersion for its group and kind, or undefined when nothing says (see `HopOptions`). */
+export type ReferenceApiVersionLookup = (group: string, kind: string) => string | undefined;
+
+/** The contract this library converts for: the hub's (upstream: `contract.Version`). */
+export const CURRENT_CONTRACT = 'v1beta2';
+
+/** The label group of contract labels. */
+const CONTRACT_LABEL_GROUP = 'cluster.x-k8s.io';
+
+/**
+ * The contracts compatible with `contract`, itself included: v1beta2 still accepts
+ * providers of the v1beta1 contract (upstream `GetCompatibleVersions`, until v1beta1 is EOL).
+ */
+export function compatibleContracts(contract: string): string[] {
+  return contract === 'v1beta2' ? ['v1beta2', 'v1beta1'] : [contract];
+}
+
+const kubeVersion = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
+const stability = { alpha: 0, beta: 1, ga: 2 } as const;
+
+function parseKubeVersion(v: string): { major: number; kind: number; minor: number } | undefined {
+  const m = kubeVersion.exec(v);
+  if (m === null) return undefined;
+  const major = Number(m[1]);
+  const minor = m[3] === undefined ? 0 : Number(m[3]);
+  // Go's strconv.Atoi fails past int64; such a string is not a Kubernetes version.
+  if (!Number.isSafeInteger(major) || !Number.isSafeInteger(minor)) return undefined;
+  return { major, kind: stability[(m[2] as 'alpha' | 'beta' | undefined) ?? 'ga'], minor };
+}
+
+/**
+ * Kubernetes' version order (apimachinery `CompareKubeAwareVersionStrings`): versions of the
+ * form v<major>[alpha|beta<minor>] rank above any other string; among them GA above beta
+ * above alpha, then by major, then by minor; other strings in reverse lexical order.
+ * Negative when `a` ranks below `b`.
+ */
+export function compareKubeAwareVersions(a: string, b: string): number {
+  if (a === b) return 0;
+  const pa = parseKubeVersion(a);
+  const pb = parseKubeVersion(b);
+  if (pa === undefined && pb === undefined) return a < b ? 1 : -1;
+  if (pa === undefined) return -1;
+  if (pb === undefined) return 1;
+  if (pa.kind !== pb.kind) return pa.kind - pb.kind;
+  if (pa.major !== pb.major) return pa.major - pb.major;
+  return pa.minor - pb.minor;
+}
+
+/**
+ * The version (without group) the contract labels choose for `contract`, or undefined when
+ * no compatible contract label is present and non-empty.
+ */
+export function contractVersionFromLabels(
+  labels: Readonly<Record<string, string>> | undefined,
+  contract: string = CURRENT_CONTRACT,
+): { readonly contract: string; readonly version: string } | undefined {
+  const contracts = compatibleContracts(contract).sort((a, b) => compareKubeAwareVersions(b, a));
+  for (const candidate of contracts) {
+    const key = `${CONTRACT_LABEL_GROUP}/${candidate}`;
+    const value = labels !== undefined && Object.hasOwn(labels, key) ? labels[key] : undefined;
+    if (typeof value !== 'string' || value === '') continue;
+    const versions = value.split('_').sort(compareKubeAwareVersions);
+    return { contract: candidate, version: versions.at(-1)! };
+  }
+  return undefined;
+}
+
+/**
+ * The lookup the v1beta2 → v1beta1 hop takes as `referenceApiVersion`, from a set of CRDs.
+ * A CRD is found by `spec.group` and `spec.names.kind`; when several match (only one can have
+ * its names accepted by the API server), the one named as upstream computes it
+ * (`<lowercase kind>s.<group>`) wins, else the first by name.
+ */
+export function referenceApiVersionsFromCrds(
+  crds: readonly ContractCrd[],
+  contract: string = CURRENT_CONTRACT,
+): ReferenceApiVersionLookup {
+  const byGroupKind = new Map<string, ContractCrd[]>();
+  for (const crd of crds) {
+    const group = crd.spec?.group;
+    const kind = crd.spec?.names?.kind;
+    if (typeof group !== 'string' || typeof kind !== 'string') continue;
+    const key = `${kind}.${group}`;
+    byGroupKind.set(key, [...(byGroupKind.get(key) ?? []), crd]);
+  }
+  const chosen = new Map<string, string | undefined>();
+  for (const [key, matches] of byGroupKind) {
+    const [kind, ...group] = key.split('.');
+    const expectedName = `${kind!.toLowerCase()}s.${group.join('.')}`;
+    const ordered = [...matches].sort((a, b) => {
+      const an = a.metadata?.name ?? '';
+      const bn = b.metadata?.name ?? '';
+      if ((an === expectedName) !== (bn === expectedName)) return an === expectedName ? -1 : 1;
+      return an < bn ? -1 : an > bn ? 1 : 0;
+    });
+    const found = contractVersionFromLabels(ordered[0]!.metadata?.labels, contract);
+    chosen.set(key, found === undefined ? undefined : `${group.join('.')}/${found.version}`);
+  }
+  return (group, kind) => chosen.get(`${kind}.${group}`);
+}
