@@ -8,8 +8,8 @@ import {
   storedPhase,
 } from './inputs.js';
 import type { LaterVersion } from './machine-rules-by-version.js';
-import { isReconcilePaused } from './paused.js';
-import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
+import { isReconcilePaused, type PausableDecision, unlessPaused } from './paused.js';
+import { applyPhaseRules, type PhaseRule, type PhaseValue } from './rules.js';
 
 /**
  * The Cluster phase of `cluster.x-k8s.io` v1alpha3 to v1beta2, one rule table per version
@@ -156,9 +156,7 @@ export const laterClusterPhaseRules: Readonly<Record<LaterVersion, readonly Rule
 };
 
 /** A decision, and whether reconciliation is paused (then no rule ran and the stored phase stands). */
-export type LaterClusterPhaseDecision = PhaseDecision<LaterClusterPhaseFacts, LaterClusterPhase> & {
-  readonly paused: boolean;
-};
+export type LaterClusterPhaseDecision = PausableDecision<LaterClusterPhaseFacts, LaterClusterPhase>;
 
 export function decideLaterClusterPhase(
   version: LaterVersion,
@@ -173,12 +171,12 @@ export function explainLaterClusterPhase(
   version: LaterVersion,
   cluster: LaterClusterPhaseSource,
 ): LaterClusterPhaseDecision {
-  const previous = storedPhase(cluster.status?.phase);
-  const facts = laterClusterPhaseFacts(version, cluster);
-  if (isReconcilePaused(cluster.metadata, cluster.spec?.paused, {})) {
-    return { previous, phase: previous, facts, fired: [], decidedBy: undefined, paused: true };
-  }
-  return decideLaterClusterPhase(version, previous, facts);
+  return unlessPaused(
+    isLaterClusterPaused(cluster),
+    storedPhase(cluster.status?.phase),
+    laterClusterPhaseFacts(version, cluster),
+    (previous, facts) => decideLaterClusterPhase(version, previous, facts),
+  );
 }
 
 /** Whether a Cluster pauses its own reconcile and its Machines' (`spec.paused` or the annotation). */

@@ -8,8 +8,8 @@ import {
   type PhaseSourceMetadata,
   storedPhase,
 } from './inputs.js';
-import { isReconcilePaused, type LaterPhaseContext } from './paused.js';
-import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
+import { isReconcilePaused, type LaterPhaseContext, type PausableDecision, unlessPaused } from './paused.js';
+import { applyPhaseRules, type PhaseRule, type PhaseValue } from './rules.js';
 
 /**
  * The Machine phase of `cluster.x-k8s.io` v1alpha3, v1alpha4, v1beta1 and v1beta2: one rule
@@ -196,9 +196,7 @@ export const laterMachinePhaseRules: Readonly<Record<LaterVersion, readonly Rule
 };
 
 /** A decision, and whether reconciliation is paused (then no rule ran and the stored phase stands). */
-export type LaterMachinePhaseDecision = PhaseDecision<LaterMachinePhaseFacts, LaterMachinePhase> & {
-  readonly paused: boolean;
-};
+export type LaterMachinePhaseDecision = PausableDecision<LaterMachinePhaseFacts, LaterMachinePhase>;
 
 /** The phase the version's rules write for a stored phase and a set of inputs. */
 export function decideLaterMachinePhase(
@@ -219,12 +217,12 @@ export function explainLaterMachinePhase(
   machine: LaterMachinePhaseSource,
   context: LaterPhaseContext = {},
 ): LaterMachinePhaseDecision {
-  const previous = storedPhase(machine.status?.phase);
-  const facts = laterMachinePhaseFacts(version, machine);
-  if (isReconcilePaused(machine.metadata, undefined, context)) {
-    return { previous, phase: previous, facts, fired: [], decidedBy: undefined, paused: true };
-  }
-  return decideLaterMachinePhase(version, previous, facts);
+  return unlessPaused(
+    isReconcilePaused(machine.metadata, undefined, context),
+    storedPhase(machine.status?.phase),
+    laterMachinePhaseFacts(version, machine),
+    (previous, facts) => decideLaterMachinePhase(version, previous, facts),
+  );
 }
 
 /** The `status.phase` the version's Machine controller writes on its next reconcile. */

@@ -1,5 +1,6 @@
 import { Annotations } from '../api/v1beta2/constants.js';
 import type { PhaseSourceMetadata } from './inputs.js';
+import type { PhaseDecision, PhaseFacts } from './rules.js';
 
 /**
  * Pause, for the v1alpha3+ controllers: the Machine and Cluster reconcilers return before
@@ -26,4 +27,21 @@ export function isReconcilePaused(
   const annotated =
     annotations !== null && annotations !== undefined && Object.hasOwn(annotations, pausedAnnotation);
   return ownSpecPaused === true || context.clusterPaused === true || annotated;
+}
+
+/** A later phase decision: the rules' verdict, or, while paused, the stored phase untouched. */
+export type PausableDecision<Facts extends PhaseFacts, Phase extends string> = PhaseDecision<Facts, Phase> & {
+  readonly paused: boolean;
+};
+
+/** The stored phase with no rule run when `paused`, else what `decide` gives. */
+export function unlessPaused<Facts extends PhaseFacts, Phase extends string>(
+  paused: boolean,
+  previous: string,
+  facts: Facts,
+  decide: (previous: string, facts: Facts) => PausableDecision<Facts, Phase>,
+): PausableDecision<Facts, Phase> {
+  return paused
+    ? { previous, phase: previous, facts, fired: [], decidedBy: undefined, paused: true }
+    : decide(previous, facts);
 }
