@@ -173,27 +173,23 @@ export class ProviderIDRegistry {
    */
   parse(input: string, options: ParseOptions = {}): ParseProviderIDResult {
     const parsed = this.#parse(splitProviderID(input), options);
-    return isLeft(parsed) ? parsed : right(parsed.right.parsed);
+    return parsed instanceof ParsedID ? right(parsed) : left(parsed);
   }
 
-  // parse() plus the unqualified key, computed once for identify() and the index. Takes
-  // the split input so that identify() can reuse the split when no grammar accepts it.
-  #parse(
-    split: SplitProviderID,
-    options: ParseOptions,
-  ): Either<ProviderIDError, { parsed: ParsedProviderID; unqualifiedKey: string }> {
+  // parse() without the Either: the parsed ID (which keeps its unqualified key for
+  // identify() and the index) or the error. Takes the split input so that identify() can
+  // reuse the split when no grammar accepts it.
+  #parse(split: SplitProviderID, options: ParseOptions): ParsedID | ProviderIDError {
     const input = split.input;
-    if (isBlank(input)) return left(providerIDError('empty', 'the providerID is empty'));
+    if (isBlank(input)) return providerIDError('empty', 'the providerID is empty');
     let grammar: CloudProviderIDGrammar | undefined;
     let named = false;
     if (options.cloud !== undefined) {
       grammar = this.#byCloud.get(options.cloud);
       if (!grammar) {
-        return left(
-          providerIDError(
-            'unknown-cloud',
-            `unknown cloud '${options.cloud}' (known: ${this.clouds().join(', ')})`,
-          ),
+        return providerIDError(
+          'unknown-cloud',
+          `unknown cloud '${options.cloud}' (known: ${this.clouds().join(', ')})`,
         );
       }
       named = true;
@@ -203,12 +199,10 @@ export class ProviderIDRegistry {
         const known = this.#schemeByLowerCase.get(split.scheme.toLowerCase());
         if (known !== undefined) {
           const owner = this.#byScheme.get(known)!;
-          return left(
-            providerIDError(
-              'wrong-scheme',
-              `schemes are case-sensitive: '${split.scheme}' should be written '${known}'`,
-              { cloud: owner.cloud },
-            ),
+          return providerIDError(
+            'wrong-scheme',
+            `schemes are case-sensitive: '${split.scheme}' should be written '${known}'`,
+            { cloud: owner.cloud },
           );
         }
         // No cloud claims it: report it rather than call it valid. Matching still works
@@ -217,8 +211,9 @@ export class ProviderIDRegistry {
         const fits = isLeft(generic)
           ? `it does not fit Cluster API's generic grammar either (${generic.left.message})`
           : `it fits Cluster API's generic grammar (parse it with cloud "${GENERIC_CLOUD}")`;
-        return left(
-          providerIDError('unknown-scheme', `no cloud grammar knows the scheme '${split.scheme}'; ${fits}`),
+        return providerIDError(
+          'unknown-scheme',
+          `no cloud grammar knows the scheme '${split.scheme}'; ${fits}`,
         );
       }
     } else {
@@ -228,18 +223,22 @@ export class ProviderIDRegistry {
           claimers.length === 0
             ? 'its shape matches no cloud'
             : `its shape fits several clouds (${claimers.map((g) => g.cloud).join(', ')})`;
-        return left(providerIDError('no-scheme', `no scheme, and ${why}; name the cloud to parse a bare ID`));
+        return providerIDError('no-scheme', `no scheme, and ${why}; name the cloud to parse a bare ID`);
       }
       grammar = claimers[0]!;
     }
     const fields = grammar.parse(split, named);
-    if (isLeft(fields)) return fields;
+    if (isLeft(fields)) return fields.left;
     const identity = grammar.identity(fields.right);
     const unqualified = unqualifiedKey(identity);
-    return right({
-      parsed: new ParsedID(input, grammar, fields.right, identity, withQualifier(unqualified, identity)),
-      unqualifiedKey: unqualified,
-    });
+    return new ParsedID(
+      input,
+      grammar,
+      fields.right,
+      identity,
+      withQualifier(unqualified, identity),
+      unqualified,
+    );
   }
 
   /**
@@ -275,16 +274,21 @@ export class ProviderIDRegistry {
   identify(input: string, options: ParseOptions = {}): IdentifiedProviderID {
     const split = splitProviderID(input);
     const parsed = this.#parse(split, options);
-    if (isLeft(parsed)) {
+    if (!(parsed instanceof ParsedID)) {
       const loose =
         split.scheme === '' ? undefined : this.#byScheme.get(split.scheme)?.looseIdentity?.(split);
       const identity = loose ?? structuralIdentityOfSplit(split);
       const unqualified = unqualifiedKey(identity);
       const key = withQualifier(unqualified, identity);
-      return { input, key, unqualifiedKey: unqualified, identity, error: parsed.left };
+      return { input, key, unqualifiedKey: unqualified, identity, error: parsed };
     }
-    const { parsed: id, unqualifiedKey: unqualified } = parsed.right;
-    return { input, key: id.key, unqualifiedKey: unqualified, identity: id.identity, parsed: id };
+    return {
+      input,
+      key: parsed.key,
+      unqualifiedKey: parsed.unqualifiedKey,
+      identity: parsed.identity,
+      parsed,
+    };
   }
 
   /**
@@ -365,6 +369,8 @@ class ParsedID implements ParsedProviderID {
   readonly cloud: string;
   readonly scheme: string;
   #canonical: string | undefined;
+  // Kept for identify() and the index; not part of the parsed ID's data (nor of its JSON).
+  readonly #unqualifiedKey: string;
 
   constructor(
     readonly input: string,
@@ -372,9 +378,15 @@ class ParsedID implements ParsedProviderID {
     readonly fields: ProviderIDFields,
     readonly identity: InstanceIdentity,
     readonly key: string,
+    unqualifiedKey: string,
   ) {
     this.cloud = grammar.cloud;
     this.scheme = fields.scheme;
+    this.#unqualifiedKey = unqualifiedKey;
+  }
+
+  get unqualifiedKey(): string {
+    return this.#unqualifiedKey;
   }
 
   get canonical(): string {

@@ -1,7 +1,23 @@
 import type { SplitProviderID } from './types.js';
 
-// A URI scheme (RFC 3986 §3.1). Linear: one character class, no nesting.
-const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+/**
+ * Where a URI scheme (RFC 3986 §3.1: a letter, then letters, digits, '+', '-', '.') that
+ * `input` starts with ends at its first ':'; -1 when the text before the first ':' is not
+ * one (or there is no ':'). A character scan, not a regex: it stops at the first character
+ * that cannot be in a scheme.
+ */
+function schemeEnd(input: string): number {
+  let c = input.charCodeAt(0) | 0x20;
+  if (c < 0x61 || c > 0x7a) return -1; // not a letter (NaN | 0x20 is 0x20 for "")
+  for (let i = 1; i < input.length; i++) {
+    c = input.charCodeAt(i);
+    if (c === 0x3a) return i;
+    const l = c | 0x20;
+    if (!((l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e))
+      return -1;
+  }
+  return -1;
+}
 
 /**
  * Splits a providerID into scheme, separator and rest the way Cluster API reads it: the
@@ -10,15 +26,13 @@ const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
  * Runs in one pass; never throws.
  */
 export function splitProviderID(input: string): SplitProviderID {
-  const colon = input.indexOf(':');
+  const colon = schemeEnd(input);
   if (colon > 0) {
     const scheme = input.slice(0, colon);
-    if (URI_SCHEME.test(scheme)) {
-      if (input.startsWith('//', colon + 1)) {
-        return { input, scheme, separator: '://', rest: input.slice(colon + 3) };
-      }
-      return { input, scheme, separator: ':', rest: input.slice(colon + 1) };
+    if (input.charCodeAt(colon + 1) === 0x2f && input.charCodeAt(colon + 2) === 0x2f) {
+      return { input, scheme, separator: '://', rest: input.slice(colon + 3) };
     }
+    return { input, scheme, separator: ':', rest: input.slice(colon + 1) };
   }
   return { input, scheme: '', separator: '', rest: input };
 }

@@ -16,8 +16,6 @@ import {
 const CLOUD = 'azure';
 const SCHEME = 'azure';
 
-// ARM keywords compare case-insensitively (AKS machine pools write them lower-cased).
-const same = (a: string | undefined, b: string) => a !== undefined && a.toLowerCase() === b.toLowerCase();
 const DIGITS = /^[0-9]+$/;
 // The fields every VM's resource ID starts with, and that start as `format` writes it
 // (the resource group lower-cased, as the cloud provider writes it).
@@ -26,34 +24,78 @@ const computePrefix = (v: Readonly<Record<(typeof GROUP)[number], string>>) =>
   `azure:///subscriptions/${v.subscriptionId}/resourceGroups/${v.resourceGroup.toLowerCase()}/providers/Microsoft.Compute`;
 
 /**
+ * The '/'-separated segments of a resource path, read in place: where the first twelve
+ * start and end, and how many there are. Reading a path this way allocates nothing per
+ * keyword (a resource ID is mostly keywords); only the names are sliced out. Segment
+ * indexes past `count` read as absent. One scratch instance: readers never nest.
+ */
+const segments = {
+  path: '',
+  count: 0,
+  bounds: new Int32Array(13),
+  read(path: string): void {
+    this.path = path;
+    this.bounds[0] = -1;
+    let count = 1;
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) {
+      if (count < 12) this.bounds[count] = at;
+      count++;
+    }
+    this.count = count;
+    if (count <= 12) this.bounds[count] = path.length;
+  },
+  /** Segment `i` as a string ('' when absent, as `split('/')[i] ?? ''`). */
+  text(i: number): string {
+    return i < this.count ? this.path.slice(this.bounds[i]! + 1, this.bounds[i + 1]) : '';
+  },
+  /**
+   * Whether segment `i` exists and equals `lower` (an ASCII keyword, lower-case, without
+   * 'k') in any case: what `s.toLowerCase() === lower` answers, as no character outside
+   * ASCII lower-cases to an ASCII letter but 'k' (U+212A, the Kelvin sign).
+   */
+  is(i: number, lower: string): boolean {
+    if (i >= this.count) return false;
+    const start = this.bounds[i]! + 1;
+    if (this.bounds[i + 1]! - start !== lower.length) return false;
+    for (let j = 0; j < lower.length; j++) {
+      let c = this.path.charCodeAt(start + j);
+      if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+      if (c !== lower.charCodeAt(j)) return false;
+    }
+    return true;
+  },
+};
+
+/**
  * Reads an ARM resource path `/subscriptions/<sub>/resourceGroups/<rg>/providers/
  * Microsoft.Compute/virtualMachines/<vm>` or `…/virtualMachineScaleSets/<vmss>/
  * virtualMachines/<instance>`. Keywords in any case; names as written.
  */
 function readResourcePath(path: string, scheme: string): FieldsResult {
-  const s = path.split('/');
-  if (s[0] !== '' || !same(s[1], 'subscriptions')) {
+  const s = segments;
+  s.read(path);
+  if (!s.is(0, '') || !s.is(1, 'subscriptions')) {
     return malformed(CLOUD, 'expected an ARM resource ID starting with /subscriptions/');
   }
-  if (!same(s[3], 'resourceGroups') || !same(s[5], 'providers') || !same(s[6], 'Microsoft.Compute')) {
+  if (!s.is(3, 'resourcegroups') || !s.is(5, 'providers') || !s.is(6, 'microsoft.compute')) {
     return malformed(
       CLOUD,
       'expected /subscriptions/<id>/resourceGroups/<name>/providers/Microsoft.Compute/…',
     );
   }
-  const subscriptionId = s[2] ?? '';
-  const resourceGroup = s[4] ?? '';
+  const subscriptionId = s.text(2);
+  const resourceGroup = s.text(4);
   if (!isToken(subscriptionId)) return invalidField(CLOUD, 'subscriptionId', 'the subscription ID is empty');
   if (!isToken(resourceGroup)) return invalidField(CLOUD, 'resourceGroup', 'the resource group is empty');
   const base = { scheme, subscriptionId, resourceGroup };
-  if (s.length === 9 && same(s[7], 'virtualMachines')) {
-    const vmName = s[8]!;
+  if (s.count === 9 && s.is(7, 'virtualmachines')) {
+    const vmName = s.text(8);
     if (!isToken(vmName)) return invalidField(CLOUD, 'vmName', 'the VM name is empty');
     return right({ ...base, resourceType: 'virtualMachines', vmName, variant: 'vm' });
   }
-  if (s.length === 11 && same(s[7], 'virtualMachineScaleSets') && same(s[9], 'virtualMachines')) {
-    const vmssName = s[8]!;
-    const vmssInstanceId = s[10]!;
+  if (s.count === 11 && s.is(7, 'virtualmachinescalesets') && s.is(9, 'virtualmachines')) {
+    const vmssName = s.text(8);
+    const vmssInstanceId = s.text(10);
     if (!isToken(vmssName)) return invalidField(CLOUD, 'vmssName', 'the scale set name is empty');
     if (!isToken(vmssInstanceId))
       return invalidField(CLOUD, 'vmssInstanceId', 'the scale set instance ID is empty');
