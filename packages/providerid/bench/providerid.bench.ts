@@ -1,6 +1,8 @@
-// providerID parse throughput over a mix of clouds, and matching 100,000 Nodes to
-// 100,000 Machines with capi-kit's ProviderIDIndex side by side with the exact-string Map
-// Cluster API uses today (>= v1.5: index and look up by the raw spec.providerID).
+// providerID parse throughput over a mix of clouds, side by side with the least a program
+// reading providerIDs does (split scheme and path segments, no validation, no identity),
+// and matching 100,000 Nodes to 100,000 Machines with capi-kit's ProviderIDIndex side by
+// side with the exact-string Map Cluster API uses today (>= v1.5: index and look up by the
+// raw spec.providerID).
 //
 //   pnpm --filter @capi-kit/providerid bench
 //
@@ -86,10 +88,22 @@ const parseSample = nodes.slice(0, 10_000).map((n) => n.providerID);
 
 let pairsIndex = 0;
 let pairsExact = 0;
+// Read by the split baseline so its work is not optimised away.
+let splitSegments = 0;
 const bench = new Bench({ time: 2_000, iterations: 5, warmupIterations: 1 });
 bench
   .add('parse 10,000 mixed-cloud IDs', () => {
     for (const id of parseSample) parseProviderID(id);
+  })
+  .add('string split 10,000 mixed-cloud IDs (baseline)', () => {
+    let segments = 0;
+    for (const id of parseSample) {
+      const at = id.indexOf('://');
+      const scheme = at < 0 ? '' : id.slice(0, at);
+      const parts = (at < 0 ? id : id.slice(at + 3)).split('/');
+      segments += parts.length + (scheme === '' ? 0 : 1);
+    }
+    splitSegments = segments;
   })
   .add(`ProviderIDIndex: build ${machineCount} + match ${machineCount}`, () => {
     const report = createProviderIDIndex(machines).match(nodes);
@@ -117,9 +131,10 @@ for (const task of bench.tasks) {
     continue;
   }
   means[task.name] = r.latency.mean;
-  const perItem = task.name.startsWith('parse') ? parseSample.length : 2 * machineCount;
+  const perSample = task.name.includes('10,000');
+  const perItem = perSample ? parseSample.length : 2 * machineCount;
   const rate = (perItem * 1000) / r.latency.mean;
-  const unit = task.name.startsWith('parse') ? 'IDs/s' : 'IDs/s (machines + nodes)';
+  const unit = perSample ? 'IDs/s' : 'IDs/s (machines + nodes)';
   console.log(
     `| ${task.name} | ${r.latency.mean.toFixed(1)} ms | ${r.latency.p50.toFixed(1)} ms | ${r.latency.samplesCount} | ${Math.round(rate).toLocaleString('en-US')} ${unit} |`,
   );
@@ -130,6 +145,12 @@ console.log(
   `\nparse: ${Math.round((parseSample.length * 1000) / meanMs(bench, 'parse 10,000 mixed-cloud IDs')).toLocaleString('en-US')} IDs/s`,
 );
 printRatio('providerid-index/exact-map', meanMs(bench, indexTask), meanMs(bench, exactTask));
+printRatio(
+  'providerid-parse/string-split',
+  meanMs(bench, 'parse 10,000 mixed-cloud IDs'),
+  meanMs(bench, 'string split 10,000 mixed-cloud IDs (baseline)'),
+);
+if (splitSegments === 0) throw new Error('benchmark: the split baseline read nothing');
 console.log(
   `pairs found: ProviderIDIndex ${pairsIndex} of ${machineCount}; exact Map ${pairsExact} of ${machineCount}`,
 );

@@ -126,3 +126,88 @@ describe('ProviderIDIndex sharing the registry’s cells', () => {
     );
   });
 });
+
+describe('ProviderIDIndex.match', () => {
+  // The report as defined: every node's candidates (lookup), then pairs where a node has
+  // one candidate that no other node claims; ambiguous groups in the order of the node
+  // that opens each. match() builds it in one pass; this is the two-pass reading.
+  function reference<M>(
+    index: ProviderIDIndex<M>,
+    machines: readonly M[],
+    nodes: { providerID: string; item: string }[],
+  ) {
+    const claims = nodes.map((n) => ({ node: n, found: index.lookup(n.providerID) }));
+    const count = new Map<M, number>();
+    for (const c of claims) for (const m of c.found) count.set(m, (count.get(m) ?? 0) + 1);
+    const matched: { node: string; machine: M; nodeProviderID: string }[] = [];
+    const ambiguous: { nodes: string[]; machines: M[] }[] = [];
+    const contested = new Map<M, { nodes: string[]; machines: M[] }>();
+    for (const { node, found } of claims) {
+      if (found.length === 0) continue;
+      if (found.length > 1) {
+        ambiguous.push({ nodes: [node.item], machines: found });
+        continue;
+      }
+      const machine = found[0]!;
+      if (count.get(machine) === 1) {
+        matched.push({ node: node.item, machine, nodeProviderID: node.providerID });
+        continue;
+      }
+      let group = contested.get(machine);
+      if (!group) {
+        group = { nodes: [], machines: [machine] };
+        contested.set(machine, group);
+        ambiguous.push(group);
+      }
+      group.nodes.push(node.item);
+    }
+    return {
+      matched,
+      unmatchedNodes: claims.filter((c) => c.found.length === 0).map((c) => c.node.item),
+      unmatchedMachines: [
+        ...machines.filter((m) => m.providerID.trim() === '').map((m) => m.item),
+        ...machines.filter((m) => m.providerID.trim() !== '' && !count.has(m.item)).map((m) => m.item),
+      ],
+      ambiguous,
+    };
+  }
+  const pool = [
+    'num://1',
+    'oldnum://0001',
+    'num://2',
+    'regional://r1/a',
+    'regional://r2/a',
+    'regional:///a',
+    'regional://r1/b',
+    'foo://x/y',
+    'foo://x//y',
+    '',
+    ' ',
+  ];
+  const ids = fc.array(fc.constantFrom(...pool), { maxLength: 10 });
+
+  it('reports what counting every claim first reports', () => {
+    fc.assert(
+      fc.property(ids, ids, (machineIDs, nodeIDs) => {
+        const machines = machineIDs.map((providerID, i) => ({ providerID, item: `m${i}` }));
+        const nodes = nodeIDs.map((providerID, i) => ({ providerID, item: `n${i}` }));
+        const index = new ProviderIDIndex(registry, machines);
+        const report = index.match(nodes);
+        const expected = reference(index, machines, nodes);
+        expect({
+          matched: report.matched.map(({ node, machine, nodeProviderID }) => ({
+            node,
+            machine,
+            nodeProviderID,
+          })),
+          unmatchedNodes: report.unmatchedNodes,
+          unmatchedMachines: report.unmatchedMachines,
+          ambiguous: report.ambiguous.map(({ nodes, machines }) => ({ nodes, machines })),
+        }).toEqual(expected);
+        for (const pair of report.matched)
+          expect(pair.machineProviderID).toBe(machines.find((m) => m.item === pair.machine)!.providerID);
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+});
