@@ -74,21 +74,23 @@ describe('ProviderIDIndex', () => {
   });
 });
 
+// IDs that collide in every way the index cares about: same instance in other spellings,
+// with and without qualifier, empty, and unknown schemes.
+const COLLIDING_IDS = [
+  'num://1',
+  'oldnum://0001',
+  'num://2',
+  'regional://r1/a',
+  'regional://r2/a',
+  'regional:///a',
+  'regional://r1/b',
+  'foo://x/y',
+  'foo://x//y',
+  '',
+];
+
 describe('ProviderIDIndex sharing the registry’s cells', () => {
-  // IDs that collide in every way the index cares about: same instance in other spellings,
-  // with and without qualifier, empty, and unknown schemes.
-  const pool = [
-    'num://1',
-    'oldnum://0001',
-    'num://2',
-    'regional://r1/a',
-    'regional://r2/a',
-    'regional:///a',
-    'regional://r1/b',
-    'foo://x/y',
-    'foo://x//y',
-    '',
-  ];
+  const pool = COLLIDING_IDS;
   const ids = fc.array(fc.constantFrom(...pool), { maxLength: 8 });
   const asEntries = (list: readonly string[], tag: string) =>
     list.map((providerID, i) => ({ providerID, item: `${tag}${i}` }));
@@ -130,18 +132,16 @@ describe('ProviderIDIndex sharing the registry’s cells', () => {
 describe('ProviderIDIndex.match', () => {
   // The report as defined: every node's candidates (lookup), then pairs where a node has
   // one candidate that no other node claims; ambiguous groups in the order of the node
-  // that opens each. match() builds it in one pass; this is the two-pass reading.
-  function reference<M>(
-    index: ProviderIDIndex<M>,
-    machines: readonly M[],
-    nodes: { providerID: string; item: string }[],
-  ) {
+  // that opens each. This reading builds it from lookup() alone, apart from match()'s
+  // bookkeeping (slot numbers, claim counts, shared cells).
+  type Entry = { providerID: string; item: string };
+  function reference(index: ProviderIDIndex<string>, machines: readonly Entry[], nodes: readonly Entry[]) {
     const claims = nodes.map((n) => ({ node: n, found: index.lookup(n.providerID) }));
-    const count = new Map<M, number>();
+    const count = new Map<string, number>();
     for (const c of claims) for (const m of c.found) count.set(m, (count.get(m) ?? 0) + 1);
-    const matched: { node: string; machine: M; nodeProviderID: string }[] = [];
-    const ambiguous: { nodes: string[]; machines: M[] }[] = [];
-    const contested = new Map<M, { nodes: string[]; machines: M[] }>();
+    const matched: { node: string; machine: string; nodeProviderID: string }[] = [];
+    const ambiguous: { nodes: string[]; machines: string[] }[] = [];
+    const contested = new Map<string, { nodes: string[]; machines: string[] }>();
     for (const { node, found } of claims) {
       if (found.length === 0) continue;
       if (found.length > 1) {
@@ -171,20 +171,7 @@ describe('ProviderIDIndex.match', () => {
       ambiguous,
     };
   }
-  const pool = [
-    'num://1',
-    'oldnum://0001',
-    'num://2',
-    'regional://r1/a',
-    'regional://r2/a',
-    'regional:///a',
-    'regional://r1/b',
-    'foo://x/y',
-    'foo://x//y',
-    '',
-    ' ',
-  ];
-  const ids = fc.array(fc.constantFrom(...pool), { maxLength: 10 });
+  const ids = fc.array(fc.constantFrom(...COLLIDING_IDS, ' '), { maxLength: 10 });
 
   it('reports what counting every claim first reports', () => {
     fc.assert(

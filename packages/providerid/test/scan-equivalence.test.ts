@@ -119,15 +119,12 @@ describe('Azure resource paths: the in-place scan reads what split("/") read', (
       const vmssInstanceId = s[10]!;
       if (!isToken(vmssName)) return fail('invalid-field', 'vmssName');
       if (!isToken(vmssInstanceId)) return fail('invalid-field', 'vmssInstanceId');
-      const aks = resourceGroup.toLowerCase().startsWith('mc_') && vmssName.toLowerCase().startsWith('aks-');
-      return right({
-        ...base,
-        resourceType: 'virtualMachineScaleSets',
-        vmssName,
-        vmssInstanceId,
-        variant: /^[0-9]+$/.test(vmssInstanceId) ? 'vmss-uniform' : 'vmss-flex',
-        ...(aks ? { aks: true } : {}),
-      });
+      const fields: Record<string, string | boolean> = { ...base, resourceType: 'virtualMachineScaleSets' };
+      Object.assign(fields, { vmssName, vmssInstanceId });
+      fields.variant = /^[0-9]+$/.test(vmssInstanceId) ? 'vmss-uniform' : 'vmss-flex';
+      if (resourceGroup.toLowerCase().startsWith('mc_') && vmssName.toLowerCase().startsWith('aks-'))
+        fields.aks = true;
+      return right(fields as ProviderIDFields);
     }
     return fail('malformed');
   }
