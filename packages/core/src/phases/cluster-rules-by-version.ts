@@ -1,6 +1,7 @@
 import { ClusterPhases } from '../api/v1beta2/constants.js';
 import { deletingRule, failureRule, pendingRule } from './common-rules.js';
 import {
+  type GoField,
   isDeletionRequested,
   isSetPointer,
   isTrue,
@@ -33,32 +34,23 @@ type Reference = object;
 
 /** The fields of a v1alpha3–v1beta2 Cluster that decide its phase (structural, as for Machines). */
 export interface LaterClusterPhaseSource {
-  readonly metadata?: PhaseSourceMetadata | null | undefined;
-  readonly spec?:
-    | {
-        readonly paused?: boolean | null | undefined;
-        readonly infrastructureRef?: Reference | null | undefined;
-        readonly controlPlaneRef?: Reference | null | undefined;
-        readonly controlPlaneEndpoint?:
-          | { readonly host?: string | null | undefined; readonly port?: number | null | undefined }
-          | null
-          | undefined;
-      }
-    | null
-    | undefined;
-  readonly status?:
-    | {
-        readonly phase?: string | null | undefined;
-        readonly infrastructureReady?: boolean | null | undefined;
-        readonly initialization?:
-          | { readonly infrastructureProvisioned?: boolean | null | undefined }
-          | null
-          | undefined;
-        readonly failureReason?: string | null | undefined;
-        readonly failureMessage?: string | null | undefined;
-      }
-    | null
-    | undefined;
+  readonly metadata?: GoField<PhaseSourceMetadata>;
+  readonly spec?: GoField<{
+    readonly paused?: GoField<boolean>;
+    readonly infrastructureRef?: GoField<Reference>;
+    readonly controlPlaneRef?: GoField<Reference>;
+    readonly controlPlaneEndpoint?: GoField<{
+      readonly host?: GoField<string>;
+      readonly port?: GoField<number>;
+    }>;
+  }>;
+  readonly status?: GoField<{
+    readonly phase?: GoField<string>;
+    readonly infrastructureReady?: GoField<boolean>;
+    readonly initialization?: GoField<{ readonly infrastructureProvisioned?: GoField<boolean> }>;
+    readonly failureReason?: GoField<string>;
+    readonly failureMessage?: GoField<string>;
+  }>;
 }
 
 /** The inputs of the later Cluster phase rules. */
@@ -72,7 +64,7 @@ export type LaterClusterPhaseFacts = {
 };
 
 /** `ContractVersionedObjectReference.IsDefined()`: any of apiGroup, kind, name non-empty. */
-function isDefinedReference(ref: Reference | null | undefined): boolean {
+function isDefinedReference(ref: GoField<Reference>): boolean {
   const fields = (ref ?? {}) as Readonly<Record<string, unknown>>;
   return ['apiGroup', 'kind', 'name'].some((key) => typeof fields[key] === 'string' && fields[key] !== '');
 }

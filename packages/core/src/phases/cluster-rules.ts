@@ -1,6 +1,7 @@
 import { ClusterPhase } from './cluster-phase.js';
 import { failedThenDeletingRules, pendingRule } from './common-rules.js';
 import {
+  type GoField,
   isDeletionRequested,
   isSetPointer,
   isTrue,
@@ -14,17 +15,14 @@ import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } 
  * `cluster.x-k8s.io/v1alpha2` Cluster type and plain parsed JSON are assignable.
  */
 export interface ClusterPhaseSource {
-  readonly metadata?: PhaseSourceMetadata | null | undefined;
-  readonly spec?: { readonly infrastructureRef?: object | null | undefined } | null | undefined;
-  readonly status?:
-    | {
-        readonly phase?: string | null | undefined;
-        readonly infrastructureReady?: boolean | null | undefined;
-        readonly errorReason?: string | null | undefined;
-        readonly errorMessage?: string | null | undefined;
-      }
-    | null
-    | undefined;
+  readonly metadata?: GoField<PhaseSourceMetadata>;
+  readonly spec?: GoField<{ readonly infrastructureRef?: GoField<object> }>;
+  readonly status?: GoField<{
+    readonly phase?: GoField<string>;
+    readonly infrastructureReady?: GoField<boolean>;
+    readonly errorReason?: GoField<string>;
+    readonly errorMessage?: GoField<string>;
+  }>;
 }
 
 /** The inputs of the Cluster phase rules.

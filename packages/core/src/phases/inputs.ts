@@ -4,6 +4,12 @@
  * non-nil pointer and counts as set.
  */
 
+/**
+ * A JSON field as the phase rules read it: absent, `null`, or a value (for a Go pointer
+ * field, absent and `null` are both nil).
+ */
+export type GoField<T> = T | null | undefined;
+
 /** `field != nil` for a Go pointer field. */
 export function isSetPointer(value: unknown): boolean {
   return value !== undefined && value !== null;
@@ -35,7 +41,7 @@ export function storedPhase(value: unknown): string {
 
 /** The `metadata` fields the phase rules read. */
 export interface PhaseSourceMetadata {
-  readonly deletionTimestamp?: string | Date | null | undefined;
+  readonly deletionTimestamp?: GoField<string | Date>;
   /** Read by the v1alpha3+ phase functions for the pause annotation. */
-  readonly annotations?: Readonly<Record<string, string>> | null | undefined;
+  readonly annotations?: GoField<Readonly<Record<string, string>>>;
 }

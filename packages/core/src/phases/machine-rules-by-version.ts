@@ -2,6 +2,7 @@ import { MachinePhases as v1beta1MachinePhases } from '../api/v1beta1/constants.
 import { MachinePhases as v1beta2MachinePhases } from '../api/v1beta2/constants.js';
 import { deletingRule, failureRule, pendingRule } from './common-rules.js';
 import {
+  type GoField,
   isDeletionRequested,
   isSetPointer,
   isTrue,
@@ -50,33 +51,24 @@ interface ConditionLike {
  * types of every one of these versions, and plain parsed JSON, are assignable.
  */
 export interface LaterMachinePhaseSource {
-  readonly metadata?: PhaseSourceMetadata | null | undefined;
-  readonly spec?:
-    | {
-        readonly bootstrap?: { readonly dataSecretName?: string | null | undefined } | null | undefined;
-        readonly providerID?: string | null | undefined;
-      }
-    | null
-    | undefined;
-  readonly status?:
-    | {
-        readonly phase?: string | null | undefined;
-        readonly bootstrapReady?: boolean | null | undefined;
-        readonly infrastructureReady?: boolean | null | undefined;
-        readonly initialization?:
-          | {
-              readonly bootstrapDataSecretCreated?: boolean | null | undefined;
-              readonly infrastructureProvisioned?: boolean | null | undefined;
-            }
-          | null
-          | undefined;
-        readonly nodeRef?: { readonly name?: string | null | undefined } | null | undefined;
-        readonly failureReason?: string | null | undefined;
-        readonly failureMessage?: string | null | undefined;
-        readonly conditions?: readonly ConditionLike[] | null | undefined;
-      }
-    | null
-    | undefined;
+  readonly metadata?: GoField<PhaseSourceMetadata>;
+  readonly spec?: GoField<{
+    readonly bootstrap?: GoField<{ readonly dataSecretName?: GoField<string> }>;
+    readonly providerID?: GoField<string>;
+  }>;
+  readonly status?: GoField<{
+    readonly phase?: GoField<string>;
+    readonly bootstrapReady?: GoField<boolean>;
+    readonly infrastructureReady?: GoField<boolean>;
+    readonly initialization?: GoField<{
+      readonly bootstrapDataSecretCreated?: GoField<boolean>;
+      readonly infrastructureProvisioned?: GoField<boolean>;
+    }>;
+    readonly nodeRef?: GoField<{ readonly name?: GoField<string> }>;
+    readonly failureReason?: GoField<string>;
+    readonly failureMessage?: GoField<string>;
+    readonly conditions?: GoField<readonly ConditionLike[]>;
+  }>;
 }
 
 /** The inputs of the later Machine phase rules (a type alias: `PhaseFacts` needs its index signature). */
@@ -90,7 +82,7 @@ export type LaterMachinePhaseFacts = {
   readonly deletionRequested: boolean;
 };
 
-function conditionIsTrue(conditions: readonly ConditionLike[] | null | undefined, type: string): boolean {
+function conditionIsTrue(conditions: GoField<readonly ConditionLike[]>, type: string): boolean {
   return (conditions ?? []).some((c) => c?.type === type && c.status === 'True');
 }
 

@@ -1,5 +1,6 @@
 import { failedThenDeletingRules, pendingRule } from './common-rules.js';
 import {
+  type GoField,
   isDeletionRequested,
   isSetPointer,
   isTrue,
@@ -14,22 +15,18 @@ import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } 
  * decoded `cluster.x-k8s.io/v1alpha2` Machine type, and plain parsed JSON, are assignable.
  */
 export interface MachinePhaseSource {
-  readonly metadata?: PhaseSourceMetadata | null | undefined;
-  readonly spec?:
-    | { readonly bootstrap?: { readonly data?: string | null | undefined } | null | undefined }
-    | null
-    | undefined;
-  readonly status?:
-    | {
-        readonly phase?: string | null | undefined;
-        readonly bootstrapReady?: boolean | null | undefined;
-        readonly infrastructureReady?: boolean | null | undefined;
-        readonly nodeRef?: object | null | undefined;
-        readonly errorReason?: string | null | undefined;
-        readonly errorMessage?: string | null | undefined;
-      }
-    | null
-    | undefined;
+  readonly metadata?: GoField<PhaseSourceMetadata>;
+  readonly spec?: GoField<{
+    readonly bootstrap?: GoField<{ readonly data?: GoField<string> }>;
+  }>;
+  readonly status?: GoField<{
+    readonly phase?: GoField<string>;
+    readonly bootstrapReady?: GoField<boolean>;
+    readonly infrastructureReady?: GoField<boolean>;
+    readonly nodeRef?: GoField<object>;
+    readonly errorReason?: GoField<string>;
+    readonly errorMessage?: GoField<string>;
+  }>;
 }
 
 /** The inputs of the Machine phase rules, as the controller sees them when it computes the phase.
