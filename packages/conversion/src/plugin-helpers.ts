@@ -4,11 +4,14 @@ import { clone, dotted, getPath, isObject, type Json, type JsonObject, setPath }
 import {
   BOOTSTRAP_V1ALPHA2,
   type ClusterPluginInput,
+  type ConversionPlugin,
   INFRASTRUCTURE_V1ALPHA2,
   type MachinePluginInput,
   type ObjectRef,
+  type OwnerInfo,
   objectRef,
   type PluginResult,
+  pluginFail,
   pluginOk,
 } from './plugins.js';
 
@@ -246,10 +249,25 @@ export function machineNamed(input: MachinePluginInput): Named {
 }
 
 /**
+ * Why a hook cannot convert a providerSpec of another kind than the `expected` one
+ * (`a Cluster needs an AWSClusterProviderSpec, not …`); undefined when the kind fits.
+ */
+export function unexpectedProviderSpecKind(
+  input: { readonly owner: OwnerInfo; readonly providerSpec: JsonObject },
+  expected: string,
+): string | undefined {
+  const kind = input.providerSpec.kind;
+  if (kind === expected) return undefined;
+  const article = /^[AEIOU]/.test(expected) ? 'an' : 'a';
+  return `a ${input.owner.kind} needs ${article} ${expected}, not ${String(kind)}`;
+}
+
+/**
  * The whole `cluster` hook of a provider whose cluster providerSpec is a field table plus
  * the certificate key pairs: the infrastructure cluster `kind` (named after the Cluster)
  * with the table's fields in its spec, the key pairs as Secrets, and a warning for each
- * field that neither the table nor `consumed` mentions.
+ * field that neither the table, the key pairs nor `consumed` (what the provider sends
+ * elsewhere, such as the Machines' bootstrap config) mention.
  */
 export function clusterOutput(
   input: ClusterPluginInput,
@@ -266,7 +284,10 @@ export function clusterOutput(
     objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, fields.object), ...secrets.objects],
     moves: [...fields.moves, ...secrets.moves],
     warnings: [
-      ...noHomeWarnings(unmappedFields(providerSpec, table, consumed), input.providerSpecSource),
+      ...noHomeWarnings(
+        unmappedFields(providerSpec, table, [...KEY_PAIR_SECRETS.map(([field]) => field), ...consumed]),
+        input.providerSpecSource,
+      ),
       ...secrets.warnings,
     ],
   });
@@ -325,4 +346,37 @@ export function machineTemplateOutput(kind: string, parts: MachineParts): Plugin
     ],
     warnings: parts.warnings,
   });
+}
+
+/**
+ * Builds a provider's infrastructure machine parts: for a Machine (`kind`, fields at
+ * `spec.`) or for the machine template of a MachineSet / MachineDeployment (`kind` +
+ * `Template`, fields at `spec.template.spec.`). Returns why it cannot, as a message.
+ */
+export type MachinePartsBuilder = (
+  input: MachinePluginInput,
+  kind: string,
+  reportPrefix: string,
+) => MachineParts | string;
+
+/**
+ * A provider's `machine` and `machineTemplate` hooks from one builder: the infrastructure
+ * machine `kind` (`AWSMachine`) and its template (`AWSMachineTemplate`), each with its
+ * KubeadmConfig(Template), or the builder's message as the plug-in's failure.
+ */
+export function machineHooks(
+  kind: string,
+  build: MachinePartsBuilder,
+): Pick<ConversionPlugin, 'machine' | 'machineTemplate'> {
+  const template = `${kind}Template`;
+  return {
+    machine(input) {
+      const built = build(input, kind, 'spec.');
+      return typeof built === 'string' ? pluginFail(built) : machineOutput(input, kind, built);
+    },
+    machineTemplate(input) {
+      const built = build(input, template, 'spec.template.spec.');
+      return typeof built === 'string' ? pluginFail(built) : machineTemplateOutput(template, built);
+    },
+  };
 }

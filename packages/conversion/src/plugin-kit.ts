@@ -17,6 +17,8 @@ export {
   kubeadmSpec,
   labelOf,
   type MachineParts,
+  type MachinePartsBuilder,
+  machineHooks,
   machineNamed,
   machineOutput,
   machineTemplateOutput,
@@ -26,6 +28,7 @@ export {
   type ProviderFieldMove,
   type ProviderFieldResult,
   providerObject,
+  unexpectedProviderSpecKind,
   unmappedFields,
 } from './plugin-helpers.js';
 export {

@@ -4,6 +4,7 @@ import {
   type PluginResult,
   type ProviderFieldMove,
   pluginFail,
+  unexpectedProviderSpecKind,
 } from '@capi-kit/conversion/plugin-kit';
 import { AWS_CLUSTER_PROVIDER_SPEC } from './types.js';
 
@@ -15,23 +16,13 @@ export const awsClusterFieldMoves: readonly ProviderFieldMove[] = [
 ];
 
 /**
- * Cluster providerSpec fields that go somewhere other than the AWSCluster: the key pairs
- * become Secrets here; `clusterConfiguration` and `additionalUserDataFiles` go into the
- * KubeadmConfig of the Cluster's Machines (see machine.ts).
+ * Cluster providerSpec fields that go into the KubeadmConfig of the Cluster's Machines
+ * (see machine.ts). The key pairs, which become Secrets, `clusterOutput` handles itself.
  */
-export const awsClusterConsumedFields = [
-  'caKeyPair',
-  'etcdCAKeyPair',
-  'frontProxyCAKeyPair',
-  'saKeyPair',
-  'clusterConfiguration',
-  'additionalUserDataFiles',
-] as const;
+export const awsClusterConsumedFields = ['clusterConfiguration', 'additionalUserDataFiles'] as const;
 
 export function convertAwsCluster(input: ClusterPluginInput): PluginResult {
-  const kind = input.providerSpec.kind;
-  if (kind !== AWS_CLUSTER_PROVIDER_SPEC) {
-    return pluginFail(`a Cluster needs an ${AWS_CLUSTER_PROVIDER_SPEC}, not ${String(kind)}`);
-  }
+  const bad = unexpectedProviderSpecKind(input, AWS_CLUSTER_PROVIDER_SPEC);
+  if (bad !== undefined) return pluginFail(bad);
   return clusterOutput(input, 'AWSCluster', awsClusterFieldMoves, awsClusterConsumedFields);
 }

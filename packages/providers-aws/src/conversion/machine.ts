@@ -7,14 +7,12 @@ import {
   labelOf,
   type MachineParts,
   type MachinePluginInput,
+  machineHooks,
   machineNamed,
-  machineOutput,
-  machineTemplateOutput,
   moveProviderFields,
   noHomeWarnings,
-  type PluginResult,
   type ProviderFieldMove,
-  pluginFail,
+  unexpectedProviderSpecKind,
   unmappedFields,
 } from '@capi-kit/conversion/plugin-kit';
 import { AWS_MACHINE_PROVIDER_SPEC } from './types.js';
@@ -59,15 +57,10 @@ function kubeadmParts(input: MachinePluginInput, warnings: string[]): KubeadmPar
   };
 }
 
-function check(input: MachinePluginInput): string | undefined {
-  const kind = input.providerSpec.kind;
-  return kind === AWS_MACHINE_PROVIDER_SPEC
-    ? undefined
-    : `a ${input.owner.kind} needs an ${AWS_MACHINE_PROVIDER_SPEC}, not ${String(kind)}`;
-}
-
 /** The AWSMachine(Template) spec fields and KubeadmConfig spec; `kind` and `reportPrefix` label the moves. */
-function build(input: MachinePluginInput, kind: string, reportPrefix: string): MachineParts {
+function build(input: MachinePluginInput, kind: string, reportPrefix: string): MachineParts | string {
+  const bad = unexpectedProviderSpecKind(input, AWS_MACHINE_PROVIDER_SPEC);
+  if (bad !== undefined) return bad;
   const at = machineNamed(input);
   const fields = moveProviderFields(
     input.providerSpec,
@@ -83,23 +76,14 @@ function build(input: MachinePluginInput, kind: string, reportPrefix: string): M
   return { at, spec: fields.object, moves: fields.moves, bootstrap, warnings };
 }
 
+const hooks = machineHooks('AWSMachine', build);
+
 /** Machine → AWSMachine + KubeadmConfig, both named after the Machine. */
-export function convertAwsMachine(input: MachinePluginInput): PluginResult {
-  const bad = check(input);
-  if (bad !== undefined) return pluginFail(bad);
-  return machineOutput(input, 'AWSMachine', build(input, 'AWSMachine', 'spec.'));
-}
+export const convertAwsMachine = hooks.machine;
 
 /**
  * MachineSet / MachineDeployment template → AWSMachineTemplate + KubeadmConfigTemplate,
  * named after the MachineSet / MachineDeployment, and referenced by that same name
  * (upstream named the reference after the template's spec.metadata.name, usually empty).
  */
-export function convertAwsMachineTemplate(input: MachinePluginInput): PluginResult {
-  const bad = check(input);
-  if (bad !== undefined) return pluginFail(bad);
-  return machineTemplateOutput(
-    'AWSMachineTemplate',
-    build(input, 'AWSMachineTemplate', 'spec.template.spec.'),
-  );
-}
+export const convertAwsMachineTemplate = hooks.machineTemplate;

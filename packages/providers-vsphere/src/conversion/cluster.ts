@@ -4,6 +4,7 @@ import {
   type PluginResult,
   type ProviderFieldMove,
   pluginFail,
+  unexpectedProviderSpecKind,
 } from '@capi-kit/conversion/plugin-kit';
 import { isV03, VSPHERE_V03_CLUSTER_KIND, VSPHERE_V04_CLUSTER_KIND } from './types.js';
 
@@ -20,27 +21,18 @@ export const vsphereV04ClusterFieldMoves: readonly ProviderFieldMove[] = [
 ];
 
 /**
- * Fields that go elsewhere: key pairs become Secrets; `sshAuthorizedKeys` and
- * `clusterConfiguration` go into the KubeadmConfig of the Cluster's Machines (machine.ts).
- * Credentials (`username`/`password`, `vsphereUser`/`vspherePassword`,
- * `vsphereCredentialSecret`) have no place in a v1alpha2 object: CAPV v0.5 reads them from
- * its manager's configuration, so they only stay in the stash, with a warning.
+ * Fields that go into the KubeadmConfig of the Cluster's Machines (machine.ts); the key
+ * pairs, which become Secrets, `clusterOutput` handles itself. Credentials
+ * (`username`/`password`, `vsphereUser`/`vspherePassword`, `vsphereCredentialSecret`) have
+ * no place in a v1alpha2 object: CAPV v0.5 reads them from its manager's configuration, so
+ * they only stay in the stash, with a warning.
  */
-export const vsphereClusterConsumedFields = [
-  'caKeyPair',
-  'etcdCAKeyPair',
-  'frontProxyCAKeyPair',
-  'saKeyPair',
-  'clusterConfiguration',
-  'sshAuthorizedKeys',
-] as const;
+export const vsphereClusterConsumedFields = ['clusterConfiguration', 'sshAuthorizedKeys'] as const;
 
 export function convertVsphereCluster(input: ClusterPluginInput): PluginResult {
-  const { providerSpec } = input;
-  const v03 = isV03(providerSpec.apiVersion);
-  const expected = v03 ? VSPHERE_V03_CLUSTER_KIND : VSPHERE_V04_CLUSTER_KIND;
-  if (providerSpec.kind !== expected)
-    return pluginFail(`a Cluster needs a ${expected}, not ${String(providerSpec.kind)}`);
+  const v03 = isV03(input.providerSpec.apiVersion);
+  const bad = unexpectedProviderSpecKind(input, v03 ? VSPHERE_V03_CLUSTER_KIND : VSPHERE_V04_CLUSTER_KIND);
+  if (bad !== undefined) return pluginFail(bad);
   const table = v03 ? vsphereV03ClusterFieldMoves : vsphereV04ClusterFieldMoves;
   return clusterOutput(input, 'VSphereCluster', table, vsphereClusterConsumedFields);
 }

@@ -6,14 +6,12 @@ import {
   labelOf,
   type MachineParts,
   type MachinePluginInput,
+  machineHooks,
   machineNamed,
-  machineOutput,
-  machineTemplateOutput,
   moveProviderFields,
   noHomeWarnings,
-  type PluginResult,
   type ProviderFieldMove,
-  pluginFail,
+  unexpectedProviderSpecKind,
   unmappedFields,
 } from '@capi-kit/conversion/plugin-kit';
 import { isV03, VSPHERE_V03_MACHINE_KIND, VSPHERE_V04_MACHINE_KIND } from './types.js';
@@ -83,8 +81,8 @@ function kubeadmParts(input: MachinePluginInput, v03: boolean, warnings: string[
 function build(input: MachinePluginInput, kind: string, reportPrefix: string): MachineParts | string {
   const value = input.providerSpec;
   const v03 = isV03(value.apiVersion);
-  const expected = v03 ? VSPHERE_V03_MACHINE_KIND : VSPHERE_V04_MACHINE_KIND;
-  if (value.kind !== expected) return `a ${input.owner.kind} needs a ${expected}, not ${String(value.kind)}`;
+  const bad = unexpectedProviderSpecKind(input, v03 ? VSPHERE_V03_MACHINE_KIND : VSPHERE_V04_MACHINE_KIND);
+  if (bad !== undefined) return bad;
   const table = v03 ? vsphereV03MachineFieldMoves : vsphereV04MachineFieldMoves;
   const at = machineNamed(input);
   const fields = moveProviderFields(value, table, labelOf(kind, at), reportPrefix);
@@ -107,16 +105,10 @@ function build(input: MachinePluginInput, kind: string, reportPrefix: string): M
   return { at, spec: fields.object, moves: fields.moves, bootstrap, warnings };
 }
 
+const hooks = machineHooks('VSphereMachine', build);
+
 /** Machine → VSphereMachine + KubeadmConfig, both named after the Machine. */
-export function convertVsphereMachine(input: MachinePluginInput): PluginResult {
-  const built = build(input, 'VSphereMachine', 'spec.');
-  return typeof built === 'string' ? pluginFail(built) : machineOutput(input, 'VSphereMachine', built);
-}
+export const convertVsphereMachine = hooks.machine;
 
 /** MachineSet / MachineDeployment template → VSphereMachineTemplate + KubeadmConfigTemplate. */
-export function convertVsphereMachineTemplate(input: MachinePluginInput): PluginResult {
-  const built = build(input, 'VSphereMachineTemplate', 'spec.template.spec.');
-  return typeof built === 'string'
-    ? pluginFail(built)
-    : machineTemplateOutput('VSphereMachineTemplate', built);
-}
+export const convertVsphereMachineTemplate = hooks.machineTemplate;
