@@ -1,3 +1,5 @@
+import { phaseValues } from './phase-values.js';
+
 /**
  * The v1alpha2 Cluster phase values (`api/v1alpha2/cluster_phase_types.go`, CAPI v0.2.x).
  *
@@ -14,14 +16,12 @@ export const ClusterPhase = {
 } as const;
 export type ClusterPhase = (typeof ClusterPhase)[keyof typeof ClusterPhase];
 
-/** Every ClusterPhase value, in the order the upstream file declares them. */
-export const clusterPhases: readonly ClusterPhase[] = Object.values(ClusterPhase);
+const values = phaseValues<ClusterPhase>(ClusterPhase, ClusterPhase.unknown);
 
-export function isClusterPhase(value: unknown): value is ClusterPhase {
-  return typeof value === 'string' && (clusterPhases as readonly string[]).includes(value);
-}
+/** Every ClusterPhase value, in the order the upstream file declares them. */
+export const clusterPhases = values.all;
+
+export const isClusterPhase = values.is;
 
 /** The typed view of a stored Cluster `status.phase`: unrecognised values become `unknown`. */
-export function typedClusterPhase(value: string | null | undefined): ClusterPhase {
-  return isClusterPhase(value) ? value : ClusterPhase.unknown;
-}
+export const typedClusterPhase = values.typed;

@@ -6,9 +6,8 @@ import {
   isSetPointer,
   isTrue,
   type PhaseSourceMetadata,
-  storedPhase,
 } from './inputs.js';
-import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
+import { type PhaseDecision, type PhaseRule, phaseLogic } from './rules.js';
 
 /**
  * The fields of a v1alpha2 Cluster that decide its phase. Structural, so the decoded
@@ -74,15 +73,13 @@ export const clusterPhaseRules: readonly PhaseRule<ClusterPhaseFacts, ClusterPha
 
 export type ClusterPhaseDecision = PhaseDecision<ClusterPhaseFacts, ClusterPhase>;
 
-export function decideClusterPhase(previous: string, facts: ClusterPhaseFacts): ClusterPhaseDecision {
-  return applyPhaseRules(clusterPhaseRules, previous, facts);
-}
+const logic = phaseLogic(clusterPhaseRules, clusterPhaseFacts);
 
-export function explainClusterPhase(cluster: ClusterPhaseSource): ClusterPhaseDecision {
-  return decideClusterPhase(storedPhase(cluster.status?.phase), clusterPhaseFacts(cluster));
-}
+/** The phase the rules write for a stored phase and a set of inputs. */
+export const decideClusterPhase = logic.decide;
+
+/** Why the next reconcile writes the phase it writes: inputs, rules that held, the decider. */
+export const explainClusterPhase = logic.explain;
 
 /** The `status.phase` the v1alpha2 Cluster controller writes on its next reconcile. */
-export function clusterPhase(cluster: ClusterPhaseSource): PhaseValue<ClusterPhase> {
-  return explainClusterPhase(cluster).phase;
-}
+export const clusterPhase = logic.phase;

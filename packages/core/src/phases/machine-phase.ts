@@ -1,3 +1,5 @@
+import { phaseValues } from './phase-values.js';
+
 /**
  * The v1alpha2 Machine phase values (`api/v1alpha2/machine_phase_types.go`, CAPI v0.2.x).
  *
@@ -18,18 +20,16 @@ export const MachinePhase = {
 } as const;
 export type MachinePhase = (typeof MachinePhase)[keyof typeof MachinePhase];
 
-/** Every MachinePhase value, in the order the upstream file declares them. */
-export const machinePhases: readonly MachinePhase[] = Object.values(MachinePhase);
+const values = phaseValues<MachinePhase>(MachinePhase, MachinePhase.unknown);
 
-export function isMachinePhase(value: unknown): value is MachinePhase {
-  return typeof value === 'string' && (machinePhases as readonly string[]).includes(value);
-}
+/** Every MachinePhase value, in the order the upstream file declares them. */
+export const machinePhases = values.all;
+
+export const isMachinePhase = values.is;
 
 /**
  * The typed view of a stored `status.phase`, as upstream `Machine.Status.GetTypedPhase()`:
  * a recognised value as is, anything else (another spelling, another case, absent) as
  * `unknown`.
  */
-export function typedMachinePhase(value: string | null | undefined): MachinePhase {
-  return isMachinePhase(value) ? value : MachinePhase.unknown;
-}
+export const typedMachinePhase = values.typed;

@@ -5,10 +5,9 @@ import {
   isSetPointer,
   isTrue,
   type PhaseSourceMetadata,
-  storedPhase,
 } from './inputs.js';
 import { MachinePhase } from './machine-phase.js';
-import { applyPhaseRules, type PhaseDecision, type PhaseRule, type PhaseValue } from './rules.js';
+import { type PhaseDecision, type PhaseRule, phaseLogic } from './rules.js';
 
 /**
  * The fields of a v1alpha2 Machine that decide its phase. Structural on purpose: the
@@ -94,20 +93,16 @@ export const machinePhaseRules: readonly PhaseRule<MachinePhaseFacts, MachinePha
 
 export type MachinePhaseDecision = PhaseDecision<MachinePhaseFacts, MachinePhase>;
 
+const logic = phaseLogic(machinePhaseRules, machinePhaseFacts);
+
 /** The phase the rules write for a stored phase and a set of inputs. */
-export function decideMachinePhase(previous: string, facts: MachinePhaseFacts): MachinePhaseDecision {
-  return applyPhaseRules(machinePhaseRules, previous, facts);
-}
+export const decideMachinePhase = logic.decide;
 
 /** Why the next reconcile writes the phase it writes: inputs, rules that held, the decider. */
-export function explainMachinePhase(machine: MachinePhaseSource): MachinePhaseDecision {
-  return decideMachinePhase(storedPhase(machine.status?.phase), machinePhaseFacts(machine));
-}
+export const explainMachinePhase = logic.explain;
 
 /**
  * The `status.phase` the v1alpha2 Machine controller writes on its next reconcile. It is a
  * typed phase, or an unrecognised stored value written back because no rule fired.
  */
-export function machinePhase(machine: MachinePhaseSource): PhaseValue<MachinePhase> {
-  return explainMachinePhase(machine).phase;
-}
+export const machinePhase = logic.phase;

@@ -5,6 +5,8 @@
  * was. The rule tables themselves live in the *-rules.ts and *-rules-by-version.ts files.
  */
 
+import { storedPhase } from './inputs.js';
+
 /** Boolean inputs of the rules, computed from the object (see `*PhaseFacts`). */
 export type PhaseFacts = Readonly<Record<string, boolean>>;
 
@@ -37,6 +39,24 @@ export interface PhaseDecision<Facts extends PhaseFacts, Phase extends string> {
   readonly fired: readonly PhaseRule<Facts, Phase>[];
   /** The deciding rule, or undefined when none held and the previous phase was kept. */
   readonly decidedBy: PhaseRule<Facts, Phase> | undefined;
+}
+
+/**
+ * The phase functions of one kind, from its rule table and how its inputs are read:
+ * `decide` from a stored phase and inputs, `explain` an object as stored (the rules that
+ * held, the decider), and just the `phase` its next reconcile writes.
+ */
+export function phaseLogic<
+  Source extends { readonly status?: { readonly phase?: string | null | undefined } | null | undefined },
+  Facts extends PhaseFacts,
+  Phase extends string,
+>(rules: readonly PhaseRule<Facts, Phase>[], factsOf: (source: Source) => Facts) {
+  const decide = (previous: string, facts: Facts): PhaseDecision<Facts, Phase> =>
+    applyPhaseRules(rules, previous, facts);
+  const explain = (source: Source): PhaseDecision<Facts, Phase> =>
+    decide(storedPhase(source.status?.phase), factsOf(source));
+  const phase = (source: Source): PhaseValue<Phase> => explain(source).phase;
+  return { decide, explain, phase };
 }
 
 /** Runs the rules in order; each rule that holds overwrites what earlier ones wrote. */
