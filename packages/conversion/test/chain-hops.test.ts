@@ -197,6 +197,97 @@ const table: readonly { hop: string; from: Obj; to: Obj }[] = [
     },
   },
   {
+    // Upstream: Convert_v1beta1_{ControlPlane,MachineDeployment,MachinePool}Topology_To_v1beta2_*.
+    hop: 'v1beta1 → v1beta2 Cluster topology internals',
+    from: {
+      apiVersion: V1BETA1,
+      kind: 'Cluster',
+      metadata: m('c'),
+      spec: {
+        topology: {
+          class: 'quick-start',
+          version: 'v1.31.0',
+          controlPlane: {
+            replicas: 3,
+            nodeDrainTimeout: '90s',
+            machineHealthCheck: {
+              enable: true,
+              unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '5m0s' }],
+              nodeStartupTimeout: '10m0s',
+              maxUnhealthy: '40%',
+              remediationTemplate: {
+                apiVersion: 'infrastructure.example.com/v1',
+                kind: 'T',
+                name: 't',
+                namespace: 'ns',
+              },
+            },
+          },
+          workers: {
+            machineDeployments: [
+              {
+                class: 'default-worker',
+                name: 'md-0',
+                rollout: { after: '2026-01-01T00:00:00Z' },
+                strategy: {
+                  type: 'RollingUpdate',
+                  rollingUpdate: { maxSurge: 1, maxUnavailable: 0, deletePolicy: 'Oldest' },
+                  remediation: { maxInFlight: 2 },
+                },
+                nodeDeletionTimeout: '30s',
+                machineHealthCheck: { unhealthyRange: '[1-3]' },
+              },
+              { class: 'default-worker', name: 'md-1', strategy: { remediation: { maxInFlight: '50%' } } },
+            ],
+            machinePools: [{ class: 'pool', name: 'mp-0', nodeVolumeDetachTimeout: '1m0s' }],
+          },
+        },
+      },
+    },
+    to: {
+      apiVersion: V1BETA2,
+      kind: 'Cluster',
+      metadata: m('c'),
+      spec: {
+        topology: {
+          classRef: { name: 'quick-start' },
+          version: 'v1.31.0',
+          controlPlane: {
+            replicas: 3,
+            deletion: { nodeDrainTimeoutSeconds: 90 },
+            healthCheck: {
+              enabled: true,
+              checks: {
+                unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 300 }],
+                nodeStartupTimeoutSeconds: 600,
+              },
+              remediation: {
+                triggerIf: { unhealthyLessThanOrEqualTo: '40%' },
+                templateRef: { apiVersion: 'infrastructure.example.com/v1', kind: 'T', name: 't' },
+              },
+            },
+          },
+          workers: {
+            machineDeployments: [
+              {
+                class: 'default-worker',
+                name: 'md-0',
+                rollout: {
+                  after: '2026-01-01T00:00:00Z',
+                  strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+                },
+                deletion: { order: 'Oldest', nodeDeletionTimeoutSeconds: 30 },
+                healthCheck: { remediation: { triggerIf: { unhealthyInRange: '[1-3]' }, maxInFlight: 2 } },
+              },
+              { class: 'default-worker', name: 'md-1', healthCheck: { remediation: { maxInFlight: '50%' } } },
+            ],
+            machinePools: [{ class: 'pool', name: 'mp-0', deletion: { nodeVolumeDetachTimeoutSeconds: 60 } }],
+          },
+        },
+      },
+    },
+  },
+  {
     hop: 'v1beta1 → v1beta2 MachineDeployment',
     from: {
       apiVersion: V1BETA1,
@@ -294,6 +385,23 @@ describe('each hop moves what its table says, and comes back exactly', () => {
     const up = convert(from, to.apiVersion as ChainVersion);
     expect(plain(up.object)).toStrictEqual(to);
     expect(convert(up.object, from.apiVersion as ChainVersion).object).toStrictEqual(from);
+  });
+});
+
+describe('v1beta2 → v1beta1 topology internals without a stash', () => {
+  it('rebuilds machineHealthCheck, strategy and timeouts as upstream does', () => {
+    const row = table.find((r) => r.hop === 'v1beta1 → v1beta2 Cluster topology internals')!;
+    const down = convert(row.to, V1BETA1);
+    // Go writes 90s back as 1m30s; the template's namespace has no v1beta2 field.
+    const expected = JSON.parse(
+      JSON.stringify(row.from).replace('"90s"', '"1m30s"').replace(',"namespace":"ns"}}', '}}'),
+    );
+    expect(expected.spec.topology.controlPlane.machineHealthCheck.remediationTemplate).toEqual({
+      apiVersion: 'infrastructure.example.com/v1',
+      kind: 'T',
+      name: 't',
+    });
+    expect(plain(down.object)).toStrictEqual(expected);
   });
 });
 

@@ -1,6 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { type AppliedMove, applyMoves, type FieldMove } from '../moves.js';
-import { clone, deletePath, formatPath, getPath, isObject, type JsonObject, ownPath } from '../path.js';
+import {
+  clone,
+  deletePath,
+  formatPath,
+  getPath,
+  isObject,
+  type Json,
+  type JsonObject,
+  ownPath,
+} from '../path.js';
 import {
   applyStash,
   CONVERSION_DATA_ANNOTATION,
@@ -159,13 +168,58 @@ export function plainHop(
   const owned = share ? new WeakSet<object>() : undefined;
   const out = share ? { ...object } : clone(object);
   owned?.add(out);
-  for (const group of table.groups) {
+  applyGroups(out, object, table.groups, direction, applied, owned);
+  if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = direction === 'up' ? hop.upper : hop.lower;
+  return out;
+}
+
+/** Applies row groups to `out` (a copy of `object`), pruning the parents the moves emptied. */
+function applyGroups(
+  out: JsonObject,
+  object: JsonObject,
+  groups: readonly HopGroup[],
+  direction: Direction,
+  applied: AppliedMove[],
+  owned: WeakSet<object> | undefined,
+): void {
+  for (const group of groups) {
     const moves = direction === 'up' ? group.moves : group.movesDown;
     applyMoves(out, object, moves, direction, group.at, applied, owned);
     pruneEmptied(out, object, group, moves, direction, owned);
   }
-  if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = direction === 'up' ? hop.upper : hop.lower;
-  return out;
+}
+
+/**
+ * A row table applied inside one field's value (a topology's health check, each item of a
+ * list of machine deployment topologies), as the `up`/`down` of the row that moves that field.
+ * Rows use paths relative to the value; parents the moves empty are pruned as on objects.
+ * With `dropEmpty` (a struct of `omitzero` structs, such as a health check), every empty
+ * object left in the result is dropped, and an empty result writes nothing: there `{}` means
+ * the same as absent (a literal `{}` in the input is the stash's to keep, as everywhere).
+ */
+export function nestedRows(
+  rows: readonly HopMove[],
+  dropEmpty = false,
+): Required<Pick<HopMove, 'up' | 'down'>> {
+  const groups = [hopGroup('', rows)];
+  const run =
+    (direction: Direction) =>
+    (value: Json | undefined): Json | undefined => {
+      if (!isObject(value)) return value;
+      const out = clone(value);
+      applyGroups(out, value, groups, direction, [], undefined);
+      return dropEmpty ? withoutEmptyObjects(out) : out;
+    };
+  return { up: run('up'), down: run('down') };
+}
+
+function withoutEmptyObjects(value: JsonObject): JsonObject | undefined {
+  const out: JsonObject = {};
+  for (const [key, v] of Object.entries(value)) {
+    const kept = isObject(v) ? withoutEmptyObjects(v) : v;
+    if (kept !== undefined) out[key] = kept;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
 }
 
 /**

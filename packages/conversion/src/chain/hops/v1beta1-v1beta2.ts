@@ -1,7 +1,7 @@
 import { getPath, isObject, type Json, type JsonObject, setPath } from '../../path.js';
 import type { Direction } from '../../versions.js';
 import { durationToSeconds, secondsToDuration } from '../duration.js';
-import { type Hop, type HopMove, type HopOptions, type HopTable, hopGroup } from '../hop.js';
+import { type Hop, type HopMove, type HopOptions, type HopTable, hopGroup, nestedRows } from '../hop.js';
 import { V1BETA1, V1BETA2 } from '../versions.js';
 import { groupOf, mapItems, moved, removed } from './common.js';
 
@@ -177,9 +177,10 @@ const conditionChecks = (lower: string, upper: string): HopMove => ({
   note: 'unhealthy conditions move under spec.checks with timeoutSeconds',
 });
 
-const remediationTemplate: HopMove = {
-  lower: 'spec.remediationTemplate',
-  upper: 'spec.remediation.templateRef',
+/** An ObjectReference as `{apiVersion, kind, name}` (namespace, uid … have no v1beta2 field). */
+const templateRef = (lower: string, upper: string): HopMove => ({
+  lower,
+  upper,
   up: (ref) => {
     if (!isObject(ref)) return ref;
     const { apiVersion, kind, name } = ref;
@@ -189,6 +190,33 @@ const remediationTemplate: HopMove = {
       ...(name === undefined ? {} : { name }),
     };
   },
+  note: 'remediationTemplate becomes remediation.templateRef {apiVersion, kind, name}',
+});
+
+/**
+ * The health-check settings v1beta2 regroups under `checks` and `remediation`, the same for a
+ * MachineHealthCheck's spec and a topology's `machineHealthCheck` → `healthCheck`.
+ */
+const healthCheckRows = (lower: string, upper: string): HopMove[] => [
+  conditionChecks(`${lower}unhealthyConditions`, `${upper}checks.unhealthyNodeConditions`),
+  conditionChecks(`${lower}unhealthyMachineConditions`, `${upper}checks.unhealthyMachineConditions`),
+  seconds(`${lower}nodeStartupTimeout`, `${upper}checks.nodeStartupTimeoutSeconds`),
+  moved(
+    `${lower}maxUnhealthy`,
+    `${upper}remediation.triggerIf.unhealthyLessThanOrEqualTo`,
+    'maxUnhealthy moves under remediation.triggerIf',
+  ),
+  moved(
+    `${lower}unhealthyRange`,
+    `${upper}remediation.triggerIf.unhealthyInRange`,
+    'unhealthyRange moves under remediation.triggerIf',
+  ),
+  templateRef(`${lower}remediationTemplate`, `${upper}remediation.templateRef`),
+];
+
+/** A MachineHealthCheck's template reference going down takes the MHC's namespace (upstream). */
+const mhcRemediationTemplate: HopMove = {
+  ...templateRef('spec.remediationTemplate', 'spec.remediation.templateRef'),
   down: (ref, root) => {
     if (!isObject(ref)) return ref;
     const namespace = getPath(root, ['metadata', 'namespace']);
@@ -196,6 +224,68 @@ const remediationTemplate: HopMove = {
   },
   note: 'remediationTemplate becomes remediation.templateRef {apiVersion, kind, name}; its namespace is the MHC’s',
 };
+
+/** A topology's `machineHealthCheck` is `healthCheck` in v1beta2, `enable` its `enabled`. */
+const topologyHealthCheck = (at: string): HopMove => ({
+  lower: `${at}machineHealthCheck`,
+  upper: `${at}healthCheck`,
+  ...nestedRows([moved('enable', 'enabled', 'enable is enabled'), ...healthCheckRows('', '')], true),
+  note: 'topology machineHealthCheck becomes healthCheck {enabled, checks, remediation}',
+});
+
+/** A topology's node timeouts become whole seconds under `deletion` (control plane, each MD and MP). */
+const topologyTimeouts = (at: string): HopMove[] => [
+  seconds(`${at}nodeDrainTimeout`, `${at}deletion.nodeDrainTimeoutSeconds`),
+  seconds(`${at}nodeVolumeDetachTimeout`, `${at}deletion.nodeVolumeDetachTimeoutSeconds`),
+  seconds(`${at}nodeDeletionTimeout`, `${at}deletion.nodeDeletionTimeoutSeconds`),
+];
+
+/**
+ * Each `workers.machineDeployments[]` item: strategy → rollout.strategy, deletePolicy →
+ * deletion.order, remediation.maxInFlight → healthCheck.remediation.maxInFlight (after the
+ * health check row, which writes the whole healthCheck going up), timeouts → deletion.
+ */
+const machineDeploymentTopology = nestedRows([
+  moved('strategy.type', 'rollout.strategy.type', 'strategy moves under rollout'),
+  moved(
+    'strategy.rollingUpdate.maxSurge',
+    'rollout.strategy.rollingUpdate.maxSurge',
+    'strategy moves under rollout',
+  ),
+  moved(
+    'strategy.rollingUpdate.maxUnavailable',
+    'rollout.strategy.rollingUpdate.maxUnavailable',
+    'strategy moves under rollout',
+  ),
+  moved('strategy.rollingUpdate.deletePolicy', 'deletion.order', 'deletePolicy is deletion.order'),
+  ...topologyTimeouts(''),
+  topologyHealthCheck(''),
+  moved(
+    'strategy.remediation.maxInFlight',
+    'healthCheck.remediation.maxInFlight',
+    'maxInFlight moves to healthCheck.remediation',
+  ),
+]);
+const machinePoolTopology = nestedRows(topologyTimeouts(''));
+
+const topologyRows: HopMove[] = [
+  ...topologyTimeouts('spec.topology.controlPlane.'),
+  topologyHealthCheck('spec.topology.controlPlane.'),
+  {
+    lower: 'spec.topology.workers.machineDeployments',
+    upper: 'spec.topology.workers.machineDeployments',
+    up: mapItems(machineDeploymentTopology.up as (item: JsonObject) => JsonObject),
+    down: mapItems(machineDeploymentTopology.down as (item: JsonObject) => JsonObject),
+    note: 'each machine deployment topology regroups strategy, timeouts and health check',
+  },
+  {
+    lower: 'spec.topology.workers.machinePools',
+    upper: 'spec.topology.workers.machinePools',
+    up: mapItems(machinePoolTopology.up as (item: JsonObject) => JsonObject),
+    down: mapItems(machinePoolTopology.down as (item: JsonObject) => JsonObject),
+    note: 'each machine pool topology’s timeouts become seconds under deletion',
+  },
+];
 
 const machinePhase: HopMove = {
   lower: 'status.phase',
@@ -242,6 +332,7 @@ export const v1beta1ToV1beta2: Hop = {
             'topology classNamespace is classRef.namespace',
           ),
           removed('spec.topology.rolloutAfter', 'v1beta2 has no topology.rolloutAfter'),
+          ...topologyRows,
           moved(
             'status.infrastructureReady',
             'status.initialization.infrastructureProvisioned',
@@ -347,20 +438,8 @@ export const v1beta1ToV1beta2: Hop = {
       kind: 'MachineHealthCheck',
       groups: [
         hopGroup('', [
-          conditionChecks('spec.unhealthyConditions', 'spec.checks.unhealthyNodeConditions'),
-          conditionChecks('spec.unhealthyMachineConditions', 'spec.checks.unhealthyMachineConditions'),
-          seconds('spec.nodeStartupTimeout', 'spec.checks.nodeStartupTimeoutSeconds'),
-          moved(
-            'spec.maxUnhealthy',
-            'spec.remediation.triggerIf.unhealthyLessThanOrEqualTo',
-            'maxUnhealthy moves under remediation.triggerIf',
-          ),
-          moved(
-            'spec.unhealthyRange',
-            'spec.remediation.triggerIf.unhealthyInRange',
-            'unhealthyRange moves under remediation.triggerIf',
-          ),
-          remediationTemplate,
+          ...healthCheckRows('spec.', 'spec.').filter((row) => row.lower !== 'spec.remediationTemplate'),
+          mhcRemediationTemplate,
           ...statusRows(),
         ]),
       ],
