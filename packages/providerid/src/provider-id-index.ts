@@ -150,77 +150,82 @@ export class ProviderIDIndex<M> {
   }
 
   // The slots of the machines a node with these keys denotes: one slot number, several (an
-  // array), or -1 for none. A lone slot is returned as a number, so the common case
+  // array), or NONE. A lone slot is returned as a number, so the common case
   // allocates nothing.
   #candidates(id: IdentityKeys): number | number[] {
-    if (id.blank) return -1;
+    if (id.blank) return NONE;
     const own = this.#ownMap();
     let group: Group | undefined;
     let machine: IdentityKeys | undefined;
     if (own === undefined) {
       const cell = id.cell;
-      if (cell.owner !== this.#owner) return -1;
+      if (cell.owner !== this.#owner) return NONE;
       group = cell.group;
       machine = cell.lone;
     } else group = own.get(id.unqualifiedKey);
-    if (group === undefined) return -1;
+    if (group === undefined) return NONE;
     const keys = this.#keys;
     const nodeQualified = id.key !== id.unqualifiedKey;
     if (typeof group === 'number') {
       if (own !== undefined) machine = keys[group]!;
       // The same string, or an unqualified node, denotes the machine. Otherwise a qualified
       // node denotes machines with the same qualifier, then those with none.
-      return machine === id || !nodeQualified || machine!.key === id.key || isBare(machine!) ? group : -1;
+      return machine === id || !nodeQualified || machine!.key === id.key || isBare(machine!) ? group : NONE;
     }
     if (!nodeQualified) return group.slice();
     const all: number[] = [];
     for (const i of group) if (keys[i]!.key === id.key) all.push(i);
     for (const i of group) if (isBare(keys[i]!)) all.push(i);
     // One slot is returned as its number, as from a group of one.
-    return all.length === 0 ? -1 : all.length === 1 ? all[0]! : all;
+    return all.length === 0 ? NONE : all.length === 1 ? all[0]! : all;
   }
 
   /** The machines a single node providerID denotes (several means ambiguous). */
   lookup(nodeProviderID: string): M[] {
     const found = this.#candidates(this.#registry.identityKeys(nodeProviderID, this.#options));
-    if (typeof found === 'number') return found < 0 ? [] : [this.#entries[found]!.item];
+    if (typeof found === 'number') return found === NONE ? [] : [this.#entries[found]!.item];
     return found.map((i) => this.#entries[i]!.item);
   }
 
   /** Matches every node against the indexed machines. */
   match<N>(nodes: Iterable<ProviderIDEntry<N>>): ProviderIDMatchReport<N, M> {
     const entries = this.#entries;
+    const list = Array.isArray(nodes) ? (nodes as readonly ProviderIDEntry<N>[]) : Array.from(nodes);
     const unmatchedNodes: N[] = [];
-    // Each node that denotes machines, and the slot(s) it denotes (parallel arrays: no
-    // object per claim).
-    const claimNodes: ProviderIDEntry<N>[] = [];
-    const claimSlots: (number | number[])[] = [];
+    // What each node denotes: a slot, NONE, or (at most MULTI) the index MULTI - value of
+    // its slot list in `multi`. Typed arrays: nothing per node for the collector to move.
+    const claims = new Int32Array(list.length);
+    const multi: number[][] = [];
     // How many nodes claim each machine, by slot index.
     const claimCount = new Uint32Array(entries.length);
-    for (const node of nodes) {
+    for (let i = 0; i < list.length; i++) {
+      const node = list[i]!;
       const found = this.#candidates(this.#registry.identityKeys(node.providerID, this.#options));
-      if (found === -1) {
-        unmatchedNodes.push(node.item);
-        continue;
+      if (typeof found === 'number') {
+        claims[i] = found;
+        if (found === NONE) unmatchedNodes.push(node.item);
+        else claimCount[found]!++;
+      } else {
+        claims[i] = MULTI - multi.length;
+        multi.push(found);
+        for (const slot of found) claimCount[slot]!++;
       }
-      if (typeof found === 'number') claimCount[found]!++;
-      else for (const i of found) claimCount[i]!++;
-      claimNodes.push(node);
-      claimSlots.push(found);
     }
 
     const matched: MatchedPair<N, M>[] = [];
     const ambiguous: ProviderIDMatchReport<N, M>['ambiguous'] = [];
     // Nodes sharing a contested machine are grouped under that machine's first claim.
     const contested = new Map<number, { nodes: N[]; machines: M[]; reason: string }>();
-    for (let i = 0; i < claimNodes.length; i++) {
-      const node = claimNodes[i]!;
-      const found = claimSlots[i]!;
-      if (typeof found !== 'number') {
+    for (let i = 0; i < list.length; i++) {
+      const found = claims[i]!;
+      if (found === NONE) continue;
+      const node = list[i]!;
+      if (found <= MULTI) {
+        const slots = multi[MULTI - found]!;
         ambiguous.push({
           nodes: [node.item],
-          machines: found.map((m) => entries[m]!.item),
-          reason: `node providerID '${node.providerID}' denotes ${found.length} machines`,
+          machines: slots.map((m) => entries[m]!.item),
+          reason: `node providerID '${node.providerID}' denotes ${slots.length} machines`,
         });
         continue;
       }
@@ -252,6 +257,10 @@ export class ProviderIDIndex<M> {
     return { matched, unmatchedNodes, unmatchedMachines, ambiguous };
   }
 }
+
+// Claims that are not one slot (see match): none, or several.
+const NONE = -1;
+const MULTI = -2;
 
 // An ID whose key has no qualifier.
 const isBare = (id: IdentityKeys) => id.key === id.unqualifiedKey;
