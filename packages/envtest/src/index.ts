@@ -21,7 +21,7 @@ export { DeadlineError } from './deadline.js';
 export { probeDocker } from './docker.js';
 export { EnvtestError, type EnvtestErrorCode, envtestErrorCodes } from './errors.js';
 export { waitForAccess } from './rbac.js';
-export { restRequest } from './rest.js';
+export { keepAliveAgent, restRequest } from './rest.js';
 export {
   type ConvertObject,
   conversionReviewHandler,

@@ -1,4 +1,4 @@
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { EnvtestError } from './errors.js';
 
@@ -19,7 +19,16 @@ export async function restRequest(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   path: string,
   body?: unknown,
-  options: { contentType?: string; timeoutMs?: number } = {},
+  options: {
+    contentType?: string;
+    timeoutMs?: number;
+    /**
+     * The agent to send with, e.g. one with `keepAlive` shared by many requests (see
+     * keepAliveAgent). By default each request gets an agent of its own from the KubeConfig,
+     * so each one opens a TLS connection.
+     */
+    agent?: Agent;
+  } = {},
 ): Promise<RestResponse> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const cluster = kc.getCurrentCluster();
@@ -30,6 +39,7 @@ export async function restRequest(
     headers: { Accept: 'application/json' },
   };
   await kc.applyToHTTPSOptions(requestOptions);
+  if (options.agent !== undefined) requestOptions.agent = options.agent;
   const payload = body === undefined ? undefined : JSON.stringify(body);
   if (payload !== undefined)
     requestOptions.headers['Content-Type'] = options.contentType ?? 'application/json';
@@ -59,6 +69,18 @@ export async function restRequest(
     if (payload !== undefined) req.write(payload);
     req.end();
   });
+}
+
+/**
+ * An agent with the TLS settings of `kc`'s current cluster and user that keeps its
+ * connections open, for tests that send many requests (pass it to restRequest). Its sockets
+ * stay open until `agent.destroy()`.
+ */
+export async function keepAliveAgent(kc: KubeConfig, maxSockets = 16): Promise<Agent> {
+  const tls: import('node:https').RequestOptions = {};
+  await kc.applyToHTTPSOptions(tls);
+  const { ca, cert, key, rejectUnauthorized, servername } = tls;
+  return new Agent({ ca, cert, key, rejectUnauthorized, servername, keepAlive: true, maxSockets });
 }
 
 /** Throws an error that names the request and the API's message unless status is 2xx. */
