@@ -25,7 +25,9 @@ interface Release {
   readonly objects: readonly { plural: string; object: Obj; stored: (o: Obj) => void }[];
 }
 
-const spec = (o: Obj) => o.spec as Record<string, any>;
+/** The value at `path` under the object's spec (undefined where the path ends early). */
+const spec = (o: Obj, ...path: string[]): unknown =>
+  path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], o.spec);
 
 const releases: readonly Release[] = [
   {
@@ -40,7 +42,7 @@ const releases: readonly Release[] = [
           metadata: { name: 'c1' },
           spec: { controlPlaneEndpoint: { host: 'api.example', port: 6443 }, paused: true },
         },
-        stored: (o) => expect(spec(o).controlPlaneEndpoint).toEqual({ host: 'api.example', port: 6443 }),
+        stored: (o) => expect(spec(o, 'controlPlaneEndpoint')).toEqual({ host: 'api.example', port: 6443 }),
       },
       {
         plural: 'machines',
@@ -60,7 +62,7 @@ const releases: readonly Release[] = [
           },
         },
         stored: (o) => {
-          expect(spec(o).bootstrap?.data).toBeUndefined();
+          expect(spec(o, 'bootstrap', 'data')).toBeUndefined();
           expect((o.metadata.annotations as Record<string, string>)[CONVERSION_DATA_ANNOTATION]).toContain(
             'IyEvYmluL3NoCg==',
           );
@@ -86,7 +88,7 @@ const releases: readonly Release[] = [
             },
           },
         },
-        stored: (o) => expect(spec(o).template.metadata).toEqual({ labels: { set: 'a' } }),
+        stored: (o) => expect(spec(o, 'template', 'metadata')).toEqual({ labels: { set: 'a' } }),
       },
       {
         plural: 'machinedeployments',
@@ -108,7 +110,7 @@ const releases: readonly Release[] = [
             },
           },
         },
-        stored: (o) => expect(spec(o).template.spec.bootstrap).toBeUndefined(),
+        stored: (o) => expect(spec(o, 'template', 'spec', 'bootstrap')).toBeUndefined(),
       },
       {
         plural: 'machinehealthchecks',
@@ -122,7 +124,7 @@ const releases: readonly Release[] = [
             maxUnhealthy: '40%',
           },
         },
-        stored: (o) => expect(spec(o).maxUnhealthy).toBe('40%'),
+        stored: (o) => expect(spec(o, 'maxUnhealthy')).toBe('40%'),
       },
     ],
   },
@@ -147,7 +149,7 @@ const releases: readonly Release[] = [
           },
         },
         stored: (o) =>
-          expect(spec(o).infrastructureRef).toEqual({
+          expect(spec(o, 'infrastructureRef')).toEqual({
             apiGroup: 'infrastructure.cluster.x-k8s.io',
             kind: 'DockerCluster',
             name: 'c1',
@@ -170,7 +172,7 @@ const releases: readonly Release[] = [
             nodeDrainTimeout: '1m30.5s',
           },
         },
-        stored: (o) => expect(spec(o).deletion).toEqual({ nodeDrainTimeoutSeconds: 90 }),
+        stored: (o) => expect(spec(o, 'deletion')).toEqual({ nodeDrainTimeoutSeconds: 90 }),
       },
       {
         plural: 'machinesets',
@@ -198,8 +200,8 @@ const releases: readonly Release[] = [
           },
         },
         stored: (o) => {
-          expect(spec(o).deletion).toEqual({ order: 'Oldest' });
-          expect(spec(o).template.spec.minReadySeconds).toBe(5);
+          expect(spec(o, 'deletion')).toEqual({ order: 'Oldest' });
+          expect(spec(o, 'template', 'spec', 'minReadySeconds')).toBe(5);
         },
       },
       {
@@ -231,11 +233,11 @@ const releases: readonly Release[] = [
           },
         },
         stored: (o) => {
-          expect(spec(o).rollout).toEqual({
+          expect(spec(o, 'rollout')).toEqual({
             strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
           });
-          expect(spec(o).deletion).toEqual({ order: 'Newest' });
-          expect(spec(o).revisionHistoryLimit).toBeUndefined();
+          expect(spec(o, 'deletion')).toEqual({ order: 'Newest' });
+          expect(spec(o, 'revisionHistoryLimit')).toBeUndefined();
         },
       },
       {
@@ -252,7 +254,7 @@ const releases: readonly Release[] = [
           },
         },
         stored: (o) =>
-          expect(spec(o).checks).toEqual({
+          expect(spec(o, 'checks')).toEqual({
             nodeStartupTimeoutSeconds: 600,
             unhealthyNodeConditions: [{ type: 'Ready', status: 'Unknown', timeoutSeconds: 300 }],
           }),
