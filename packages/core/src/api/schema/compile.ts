@@ -70,7 +70,7 @@ const scalarChecks: {
     `(typeof ${v} === "string" || (typeof ${v} === "number" && Number.isInteger(${v}) && ${v} >= ${number(min)} && ${v} <= ${number(max)}))`,
   object: (_spec, v) => `(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`,
   string: (spec, v, ref) => `${ref(satisfiesString)}(${ref(spec)}, ${v})`,
-  any: (_spec, v) => `${v} !== undefined`,
+  any: (_spec, v) => `${v} !== undefined && ${v} !== null`,
 };
 
 /** A number as source text that reads back as the same double. */

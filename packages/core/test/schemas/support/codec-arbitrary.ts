@@ -55,7 +55,10 @@ function scalarArbitrary(codec: ScalarType<unknown>): fc.Arbitrary<unknown> {
       return drawn.filter(within);
     }
     case 'any':
-      return fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+      return fc
+        .jsonValue({ maxDepth: 1 })
+        .filter((v) => v !== null)
+        .map((v) => JSON.parse(JSON.stringify(v)) as unknown);
     case undefined:
       return fc.jsonValue({ maxDepth: 1 });
   }

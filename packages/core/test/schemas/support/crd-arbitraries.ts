@@ -110,7 +110,11 @@ export function fromSchema(node: JsonSchema, path = ''): fc.Arbitrary<unknown> {
     return fc.oneof(fc.integer({ min: 0, max: 10 }), fc.constantFrom('25%', '1', '100%'));
   }
   if (node.type === undefined && node['x-kubernetes-preserve-unknown-fields'] === true) {
-    return fc.jsonValue({ maxDepth: 2 }).map(throughJson);
+    // Not null: the node is not nullable (kube-apiserver drops a null there).
+    return fc
+      .jsonValue({ maxDepth: 2 })
+      .filter((v) => v !== null)
+      .map(throughJson);
   }
   switch (node.type) {
     case 'string':

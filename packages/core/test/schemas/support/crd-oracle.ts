@@ -252,6 +252,16 @@ export function toAjvSchema(node: JsonSchema, closed: boolean): JsonSchema {
   // The one kind of CEL rule these CRDs hold, `!(self in [...])`, as a JSON-schema `not enum`.
   const forbidden = forbiddenValues(node);
   if (forbidden.length > 0) out.not = { enum: forbidden };
+  // An untyped, non-nullable node: kube-apiserver drops a `null` there (then a required one
+  // is missing); ajv would take it for a value.
+  if (
+    node.type === undefined &&
+    node['x-kubernetes-preserve-unknown-fields'] === true &&
+    node.nullable !== true
+  ) {
+    if (out.not !== undefined) throw new Error('an untyped node with forbidden values');
+    out.not = { type: 'null' };
+  }
   if (node['x-kubernetes-embedded-resource'] === true) {
     out.required = [...new Set([...((out.required as string[]) ?? []), 'apiVersion', 'kind'])];
   }
