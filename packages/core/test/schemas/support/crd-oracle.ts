@@ -447,8 +447,15 @@ function compile(ajv: Ajv, schema: JsonSchema, closed: boolean): ValidateFunctio
   return ajv.compile(toAjvSchema(schema, closed));
 }
 
-/** The oracles of every kind and List in the CRD files. */
-export function buildOracles(ajv: Ajv = newAjv(), crds: LoadedCrd[] = loadCrds()): KindOracle[] {
+/**
+ * The oracles of every kind and List in the CRD files; with `lists: false`, of the kinds only
+ * (each oracle compiles four schemas, which takes a while).
+ */
+export function buildOracles(
+  ajv: Ajv = newAjv(),
+  crds: LoadedCrd[] = loadCrds(),
+  { lists = true }: { lists?: boolean } = {},
+): KindOracle[] {
   return crds.flatMap((crd) => {
     const own = [
       embedded('metadata', k8s.objectMeta),
@@ -471,6 +478,7 @@ export function buildOracles(ajv: Ajv = newAjv(), crds: LoadedCrd[] = loadCrds()
       referenceSchema: reference,
       refinements: [...objectRefinements, ...unknown],
     };
+    if (!lists) return [object];
     // A List: Kubernetes' List wrapper around the kind's schema. Items may omit apiVersion/kind.
     const listKind = `${crd.kind}List`;
     const itemRefinements = [...typeMeta(crd.apiVersion, crd.kind, false), ...own];
