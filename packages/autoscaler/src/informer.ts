@@ -4,8 +4,8 @@
  * Nodes, which that client does not cover, come from client-node's informer, restarted
  * here with back-off when its watch or list fails (client-node stops on any error but 410).
  */
-import type { CapiClient, KnownApiVersion } from '@capi-kit/client';
-import { type KubeConfig, makeInformer } from '@kubernetes/client-node';
+import { AbortableWatch, abortableDelay, type CapiClient, type KnownApiVersion } from '@capi-kit/client';
+import { type KubeConfig, ListWatch } from '@kubernetes/client-node';
 import { NodeGroupError } from './errors.js';
 import { fromClientError } from './management-api.js';
 import { type KubeObject, keyOf } from './objects.js';
@@ -91,8 +91,20 @@ const maxRetryMs = 30_000;
  * never runs on an empty cache it believes synced.
  */
 export async function startNodeCache<T extends KubeObject>(options: CacheOptions): Promise<ResourceCache<T>> {
+  // Ends every watch request and reconnect delay of this cache when it stops: client-node's
+  // stop() alone misses a watch still waiting for its response (see AbortableWatch).
+  const abort = new AbortController();
   // biome-ignore lint/suspicious/noExplicitAny: client-node's informer wants its own object type
-  const informer = makeInformer<any>(options.kubeConfig, options.path, options.list as any);
+  const informer = new ListWatch<any>(
+    options.path,
+    new AbortableWatch(options.kubeConfig, abort.signal),
+    // biome-ignore lint/suspicious/noExplicitAny: as above
+    options.list as any,
+    false,
+    undefined,
+    undefined,
+    { delayFn: abortableDelay(abort.signal) },
+  );
   let stopped = false;
   let lastError: unknown;
   let retryMs = firstRetryMs;
@@ -140,6 +152,7 @@ export async function startNodeCache<T extends KubeObject>(options: CacheOptions
   await informer.start();
   if (lastError !== undefined) {
     stopped = true;
+    abort.abort();
     await informer.stop();
     throw lastError;
   }
@@ -155,6 +168,7 @@ export async function startNodeCache<T extends KubeObject>(options: CacheOptions
     async stop() {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
+      abort.abort();
       await informer.stop();
     },
   };

@@ -27,8 +27,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 process.stderr.on('error', () => {});
 
 // A command is over when main resolves: exit then (once stdout has drained), rather than
-// when the event loop empties. A watch connection that a library's stop() has not torn
-// down yet would otherwise keep a finished `autoscaler node-group` alive for ~30 s.
+// when the event loop empties, so that nothing a library leaves pending can delay the exit
+// of a command whose output is complete. (The libraries' stop() do end their watches:
+// packages/autoscaler/test/stop.integration.test.ts.)
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -8,6 +8,8 @@
  * - Every error is a `ClientError` tagged `code`; objects that do not decode are returned
  *   raw with their JSON-path errors (`invalid-object`), never dropped.
  */
+
+export { AbortableWatch, abortableDelay } from './abortable-watch.js';
 export { type CapiClient, type ConnectOptions, connect } from './client.js';
 export { loadReferenceApiVersions } from './contract-lookup.js';
 export type { Unreadable } from './decode-served.js';

@@ -6,6 +6,7 @@ import {
   ListWatch,
 } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
+import { abortableDelay } from './abortable-watch.js';
 import type { Unreadable } from './decode-served.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
 import { type Bucket, fileUnder, itemsUnder, unfileFrom } from './multimap.js';
@@ -96,6 +97,8 @@ export class Informer<T extends ObjectWithMeta> {
   };
   #stats = { lists: 0, gone: 0, reconnects: 0, silentRestarts: 0 };
   #listWatch: ListWatch<KubernetesObject> | undefined;
+  /** Aborted when the current ListWatch is replaced or the informer stops: ends its requests and delays. */
+  #listWatchAbort: AbortController | undefined;
   #generation = 0;
   #stopped = true;
   #listing = false;
@@ -154,6 +157,8 @@ export class Informer<T extends ObjectWithMeta> {
     this.#waitingToRetry = undefined;
     void this.#listWatch?.stop();
     this.#listWatch = undefined;
+    this.#listWatchAbort?.abort();
+    this.#listWatchAbort = undefined;
   }
 
   /** Registers a handler; returns a function that removes it. */
@@ -226,35 +231,44 @@ export class Informer<T extends ObjectWithMeta> {
   /** A fresh ListWatch (relists first); callbacks of any earlier one are ignored from now on. */
   #begin(): void {
     const generation = ++this.#generation;
+    this.#listWatchAbort?.abort();
+    const abort = new AbortController();
+    this.#listWatchAbort = abort;
     const current = () => generation === this.#generation && !this.#stopped;
     this.#lastActivity = performance.now();
-    const watch = new ObservedWatch(this.#kubeConfig, {
-      isCurrent: current,
-      onActivity: () => {
-        if (!current()) return;
-        this.#lastActivity = performance.now();
+    const watch = new ObservedWatch(
+      this.#kubeConfig,
+      {
+        isCurrent: current,
+        onActivity: () => {
+          if (!current()) return;
+          this.#lastActivity = performance.now();
+        },
+        onEvent: () => {
+          if (current()) this.#failures = 0;
+        },
+        onGone: () => {
+          if (current()) this.#stats.gone++;
+        },
+        onWatchStarted: () => {
+          if (!current()) return;
+          this.#lastActivity = performance.now();
+          if (!this.#synced) {
+            this.#synced = true;
+            this.#resolveSynced();
+          }
+        },
       },
-      onEvent: () => {
-        if (current()) this.#failures = 0;
-      },
-      onGone: () => {
-        if (current()) this.#stats.gone++;
-      },
-      onWatchStarted: () => {
-        if (!current()) return;
-        this.#lastActivity = performance.now();
-        if (!this.#synced) {
-          this.#synced = true;
-          this.#resolveSynced();
-        }
-      },
-    });
+      abort.signal,
+    );
     const listWatch = new ListWatch<KubernetesObject>(
       this.#path(),
       watch,
       () => this.#list(current),
       false,
       this.#options.labelSelector,
+      undefined,
+      { delayFn: abortableDelay(abort.signal) },
     );
     listWatch.on('add', (raw) => current() && this.#apply(raw));
     listWatch.on('update', (raw) => current() && this.#apply(raw));

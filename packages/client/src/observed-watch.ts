@@ -1,4 +1,5 @@
-import { type KubeConfig, Watch } from '@kubernetes/client-node';
+import type { KubeConfig, Watch } from '@kubernetes/client-node';
+import { AbortableWatch } from './abortable-watch.js';
 
 /** What an informer learns from its watch connections. */
 export interface WatchObserver {
@@ -17,13 +18,14 @@ export interface WatchObserver {
 /**
  * client-node's Watch as ListWatch uses it, plus what ListWatch does not do: it asks for
  * bookmarks (so a quiet watch still shows it is alive and its resourceVersion stays
- * fresh) and tells the informer about activity, 410s and new connections.
+ * fresh), tells the informer about activity, 410s and new connections, and ends its
+ * requests when `signal` aborts (AbortableWatch).
  */
-export class ObservedWatch extends Watch {
+export class ObservedWatch extends AbortableWatch {
   readonly #observer: WatchObserver;
 
-  constructor(kubeConfig: KubeConfig, observer: WatchObserver) {
-    super(kubeConfig);
+  constructor(kubeConfig: KubeConfig, observer: WatchObserver, signal: AbortSignal) {
+    super(kubeConfig, signal);
     this.#observer = observer;
   }
 

@@ -1,0 +1,71 @@
+import { type KubeConfig, Watch } from '@kubernetes/client-node';
+
+type WatchCallback = Parameters<Watch['watch']>[2];
+type WatchDone = Parameters<Watch['watch']>[3];
+
+/**
+ * client-node's `Watch`, with one signal that ends every watch request it starts, whenever
+ * the signal aborts: before the request (none is sent), while it waits for the response
+ * (aborted as soon as it has one) or while it streams.
+ *
+ * client-node's `ListWatch.stop()` aborts only the request it already holds. It holds one
+ * from when the server has answered the watch until the stream ends, so a stop() that comes
+ * between its list and that answer, or during its reconnect delay, leaves a watch open that
+ * nothing will close but the server or client-node's 30 s inactivity timeout; that connection
+ * keeps the process alive. Aborting the signal ends it instead.
+ */
+export class AbortableWatch extends Watch {
+  readonly #signal: AbortSignal;
+
+  constructor(kubeConfig: KubeConfig, signal: AbortSignal) {
+    super(kubeConfig);
+    this.#signal = signal;
+  }
+
+  override async watch(
+    path: string,
+    queryParams: Record<string, string | number | boolean | undefined>,
+    callback: WatchCallback,
+    done: WatchDone,
+  ): Promise<AbortController> {
+    const signal = this.#signal;
+    if (signal.aborted) {
+      const none = new AbortController();
+      none.abort();
+      return none;
+    }
+    let ended = false;
+    let abort: (() => void) | undefined;
+    const controller = await super.watch(path, queryParams, callback, (error) => {
+      ended = true;
+      if (abort !== undefined) signal.removeEventListener('abort', abort);
+      done(error);
+    });
+    if (signal.aborted) controller.abort();
+    else if (!ended) {
+      abort = () => controller.abort();
+      signal.addEventListener('abort', abort, { once: true });
+    }
+    return controller;
+  }
+}
+
+/**
+ * A reconnect delay for client-node's `ListWatch` (its `delayFn` option) that ends early, and
+ * quietly, when `signal` aborts: the delay's timer would otherwise keep a stopped process
+ * alive for up to 30 s. (It resolves rather than rejects: ListWatch does not catch there.
+ * What follows the delay is a watch, which an `AbortableWatch` on the same signal skips.)
+ */
+export function abortableDelay(signal: AbortSignal): (ms: number) => Promise<void> {
+  return (ms) =>
+    new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      const finish = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', finish);
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      signal.addEventListener('abort', finish, { once: true });
+    });
+}
