@@ -1,17 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ConversionError, ConversionFailure } from './errors.js';
 import { KIND_TABLES, type KindTable, tableStashRules } from './kind-table.js';
-import { type AppliedMove, applyMoves } from './moves.js';
+import { type AppliedMove, moveObject } from './moves.js';
 import {
-  clone,
-  formatPath,
-  getPath,
-  isObject,
-  type Json,
-  type JsonObject,
-  type OwnedSet,
-  unshare,
-} from './path.js';
+  conversionInput,
+  convertListOrObject,
+  type DocumentConversion,
+  identity,
+  type ObjectConversion,
+  single,
+  unchanged,
+} from './object-conversion.js';
+import { formatPath, getPath, isObject, type Json, type JsonObject, unshare } from './path.js';
 import { isUnknownV1alpha1Phase } from './phase.js';
 import type { ObjectReport } from './report.js';
 import { type ConvertOptions, runPlugin } from './run-plugin.js';
@@ -46,39 +46,8 @@ import {
 } from './versions.js';
 
 export { KIND_TABLES } from './kind-table.js';
+export type { DocumentConversion, ObjectConversion } from './object-conversion.js';
 export type { ConvertOptions, ResolvedMachineClass } from './run-plugin.js';
-
-/** One converted object, the objects generated for it, and what happened. */
-export interface ObjectConversion {
-  readonly object: JsonObject;
-  readonly generated: readonly JsonObject[];
-  readonly report: ObjectReport;
-}
-
-/**
- * A converted document: the object (or List), every object generated for it in order, and
- * one report per object (a List's own entry first, then one per item).
- */
-export interface DocumentConversion {
-  readonly object: JsonObject;
-  readonly generated: readonly JsonObject[];
-  readonly reports: readonly ObjectReport[];
-}
-
-function single(c: ObjectConversion): DocumentConversion {
-  return { object: c.object, generated: c.generated, reports: [c.report] };
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** The object's name and namespace, when set (for reports and errors). */
-export function identity(object: JsonObject): { name?: string; namespace?: string } {
-  const name = str(getPath(object, ['metadata', 'name']));
-  const namespace = str(getPath(object, ['metadata', 'namespace']));
-  return { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }) };
-}
 
 /**
  * The plain field moves of a kind, without stash or plug-ins. `share` returns an object that
@@ -92,29 +61,10 @@ export function coreConvert(
   applied: AppliedMove[] = [],
   share = false,
 ): JsonObject {
-  if (share) return coreConvertOwned(object, table, direction, applied, new Set<object>());
-  const out = clone(object);
-  for (const group of table.groups) applyMoves(out, object, group.moves, direction, group.at, applied);
-  if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = targetVersion(direction);
-  return out;
-}
-
-/**
- * `coreConvert` copy-on-write: the result shares what the rows leave alone with `object`;
- * `owned` collects the containers that are the result's own (see ownPath, unshare).
- */
-function coreConvertOwned(
-  object: JsonObject,
-  table: KindTable,
-  direction: Direction,
-  applied: AppliedMove[],
-  owned: OwnedSet,
-): JsonObject {
-  const out = { ...object };
-  owned.add(out);
-  for (const group of table.groups) applyMoves(out, object, group.moves, direction, group.at, applied, owned);
-  if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = targetVersion(direction);
-  return out;
+  return moveObject(object, table.groups, direction, targetVersion(direction), {
+    applied,
+    ...(share ? { owned: new Set<object>() } : {}),
+  });
 }
 
 /** Checks the metadata shapes the conversion writes into, so later steps can rely on them. */
@@ -205,7 +155,7 @@ export function convertKind(
   const owned = new Set<object>();
   const fresh = new Set<object>();
   const moves: AppliedMove[] = [];
-  const out = coreConvertOwned(rest, table, direction, moves, owned);
+  const out = moveObject(rest, table.groups, direction, targetVersion(direction), { applied: moves, owned });
   let restored: StashEntry[] = [];
   let keptEdits: StashEntry[] = [];
   if (stash !== undefined) {
@@ -232,7 +182,7 @@ export function convertKind(
   }
   // What the way back would lose: stash it, minus what a plug-in will make again.
   // (read once by diff, then dropped: it shares structure with `out` and `rest`)
-  const back = coreConvertOwned(out, table, direction === 'up' ? 'down' : 'up', [], new Set<object>());
+  const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', [], true);
   let all = diff(rest, back);
   if (stash !== undefined) all = withoutGenerated(all, rest, stash.generated);
   unshare(out, owned, fresh);
@@ -269,24 +219,6 @@ export function convertKind(
   return E.right({ object: out, generated: generatedObjects, report });
 }
 
-function unchanged(object: JsonObject, kind: string): ObjectConversion {
-  return {
-    object,
-    generated: [],
-    report: {
-      kind,
-      ...identity(object),
-      action: 'unchanged',
-      moves: [],
-      stashed: [],
-      restored: [],
-      keptEdits: [],
-      generated: [],
-      warnings: [],
-    },
-  };
-}
-
 /**
  * Converts one object (or List) to `to`. Objects of other API groups, and objects already at
  * `to`, come back unchanged. A v1alpha1 MachineClass is an error here: it has no v1alpha2
@@ -297,19 +229,10 @@ export function convertObject(
   to: ApiVersion,
   options: ConvertOptions = {},
 ): E.Either<ConversionError, DocumentConversion> {
-  if (!isObject(value)) return E.left({ code: 'invalid-object', message: 'is not an object' });
-  const apiVersion = value.apiVersion;
-  const kind = value.kind;
-  const id = identity(value);
-  const fail = (f: ConversionFailure): ConversionError => ({
-    code: 'invalid-object',
-    ...(typeof kind === 'string' ? { objectKind: kind } : {}),
-    ...id,
-    ...f,
-  });
-  if (typeof apiVersion !== 'string' || apiVersion === '')
-    return E.left(fail({ path: 'apiVersion', message: 'is missing' }));
-  if (typeof kind !== 'string' || kind === '') return E.left(fail({ path: 'kind', message: 'is missing' }));
+  const checked = conversionInput(value);
+  if (E.isLeft(checked)) return checked;
+  const input = checked.right;
+  const { apiVersion, kind, fail } = input;
   const direction: Direction = to === V1ALPHA2 ? 'up' : 'down';
   const from = sourceVersion(direction);
   const group = apiGroup(apiVersion);
@@ -324,71 +247,16 @@ export function convertObject(
       }),
     );
   }
-  if (apiVersion === to || !capiGroup) return E.right(single(unchanged(value, kind)));
+  if (apiVersion === to || !capiGroup) return E.right(single(unchanged(input.object, kind)));
   if (apiVersion !== from)
     return E.left(fail({ path: 'apiVersion', message: `cannot convert ${apiVersion} to ${to}` }));
 
-  const listOf = kind.endsWith('List') ? kind.slice(0, -'List'.length) : undefined;
-  if (listOf !== undefined && isConvertibleKind(listOf)) {
-    const items = value.items;
-    if (items !== undefined && items !== null && !Array.isArray(items)) {
-      return E.left(fail({ path: 'items', message: 'must be a list' }));
-    }
-    const converted: JsonObject[] = [];
-    const results: ObjectConversion[] = [];
-    for (const [i, item] of (items ?? []).entries()) {
-      const at = `items[${i}]`;
-      if (!isObject(item)) return E.left(fail({ path: at, message: 'is not an object' }));
-      if (item.kind !== undefined && item.kind !== listOf) {
-        return E.left(fail({ path: `${at}.kind`, message: `is ${JSON.stringify(item.kind)} in a ${kind}` }));
-      }
-      if (item.apiVersion !== undefined && item.apiVersion !== from) {
-        return E.left(
-          fail({
-            path: `${at}.apiVersion`,
-            message: `mixed versions: the item is ${JSON.stringify(item.apiVersion)} but its ${kind} is ${from}`,
-          }),
-        );
-      }
-      const result = convertKind(item, listOf, direction, options);
-      if (E.isLeft(result)) {
-        const itemId = identity(item);
-        return E.left({
-          code: result.left.code ?? 'invalid-object',
-          objectKind: listOf,
-          ...itemId,
-          path: result.left.path === undefined ? at : `${at}.${result.left.path}`,
-          message: result.left.message,
-        });
-      }
-      converted.push(result.right.object);
-      results.push(result.right);
-    }
-    const list = clone(value);
-    list.apiVersion = to;
-    if (items !== undefined) list.items = converted;
-    return E.right({
-      object: list,
-      generated: results.flatMap((r) => r.generated),
-      reports: [
-        { ...unchanged(list, kind).report, action: 'converted', from, to },
-        ...results.map((r) => r.report),
-      ],
-    });
-  }
-  if (kind === 'MachineClass') {
-    return E.left(
-      fail({
-        message:
-          'MachineClass has no v1alpha2 kind; convert it together with the objects that use it (a whole manifest)',
-      }),
-    );
-  }
-  if (!isConvertibleKind(kind))
-    return E.left(fail({ path: 'kind', message: `unknown ${from} kind ${JSON.stringify(kind)}` }));
-  const result = convertKind(value, kind, direction, options);
-  if (E.isLeft(result)) return E.left(fail(result.left));
-  return E.right(single(result.right));
+  return convertListOrObject(input, to, {
+    isKind: isConvertibleKind,
+    convert: (item, itemKind) => convertKind(item, itemKind, direction, options),
+    from,
+    machineClassTarget: 'v1alpha2',
+  });
 }
 
 /** v1alpha1 → v1alpha2 of one object (see `convertObject`). */

@@ -1,4 +1,5 @@
 import {
+  clone,
   deepEqual,
   deletePath,
   dotted,
@@ -137,4 +138,54 @@ export function applyMoves(
       applied.push({ from: row.fromLabel, to: row.toLabel!, note: row.move.note });
     }
   }
+}
+
+/** Rows applied at `at` (`''`: the object); `movesDown`, when given, is their order going down. */
+export interface MoveGroup {
+  readonly at: string;
+  readonly moves: readonly FieldMove[];
+  readonly movesDown?: readonly FieldMove[];
+}
+
+export interface MoveObjectOptions<G extends MoveGroup> {
+  /** Collects what moved. */
+  readonly applied?: AppliedMove[];
+  /**
+   * Copy-on-write into this set: the result shares what the rows leave alone with the input
+   * (for results read and thrown away, never handed to a caller). Without it, a deep copy.
+   */
+  readonly owned?: OwnedSet;
+  /** Runs after each group (the chain's hops prune the parents the group emptied). */
+  readonly afterGroup?: (
+    out: JsonObject,
+    object: JsonObject,
+    group: G,
+    moves: readonly FieldMove[],
+    direction: Direction,
+    owned: OwnedSet | undefined,
+  ) => void;
+}
+
+/**
+ * The plain moves of a whole table on one object, without stash or plug-ins: the v1alpha1 ⇄
+ * v1alpha2 kinds (convert.ts) and every hop of the chain (chain/hop.ts) go through here.
+ * `apiVersion`, when given, replaces the object's own (when it has one).
+ */
+export function moveObject<G extends MoveGroup>(
+  object: JsonObject,
+  groups: readonly G[],
+  direction: Direction,
+  apiVersion: string | undefined,
+  options: MoveObjectOptions<G> = {},
+): JsonObject {
+  const { applied = [], owned, afterGroup } = options;
+  const out = owned === undefined ? clone(object) : { ...object };
+  owned?.add(out);
+  for (const group of groups) {
+    const moves = direction === 'down' ? (group.movesDown ?? group.moves) : group.moves;
+    applyMoves(out, object, moves, direction, group.at, applied, owned);
+    afterGroup?.(out, object, group, moves, direction, owned);
+  }
+  if (apiVersion !== undefined && Object.hasOwn(out, 'apiVersion')) out.apiVersion = apiVersion;
+  return out;
 }

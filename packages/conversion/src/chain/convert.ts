@@ -1,14 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js';
-import {
-  type ConvertOptions,
-  convertKind,
-  convertObject,
-  type DocumentConversion,
-  type ObjectConversion,
-} from '../convert.js';
-import type { ConversionError, ConversionErrorCode } from '../errors.js';
+import { type ConvertOptions, convertKind, convertObject } from '../convert.js';
+import type { ConversionError, ConversionFailure } from '../errors.js';
 import type { AppliedMove } from '../moves.js';
-import { clone, getPath, isObject, type JsonObject } from '../path.js';
+import {
+  conversionInput,
+  convertListOrObject,
+  type DocumentConversion,
+  identity,
+  type ObjectConversion,
+  single,
+  unchanged,
+} from '../object-conversion.js';
+import { clone, type JsonObject } from '../path.js';
 import type { ObjectReport } from '../report.js';
 import { apiGroup, type Direction, V1ALPHA1, V1ALPHA1_GROUP, V1ALPHA2, V1ALPHA2_GROUP } from '../versions.js';
 import { convertHop, type Hop, type HopOptions } from './hop.js';
@@ -27,8 +30,6 @@ import {
 
 /** Options for a conversion anywhere along the chain. */
 export interface ChainOptions extends ConvertOptions, HopOptions {}
-
-type Failure = { readonly code?: ConversionErrorCode; readonly path?: string; readonly message: string };
 
 /** One step of a walk along the chain: the hop, and which way it is taken. */
 interface Step {
@@ -52,16 +53,6 @@ export function chainPath(from: ChainVersion, to: ChainVersion): Step[] {
   return steps;
 }
 
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function identity(object: JsonObject): { name?: string; namespace?: string } {
-  const name = str(getPath(object, ['metadata', 'name']));
-  const namespace = str(getPath(object, ['metadata', 'namespace']));
-  return { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }) };
-}
-
 /**
  * Converts one object of a chain kind from its version to `to`, hop by hop. Each hop sees
  * only the stash meant for it (stack.ts); the report adds up what every hop did.
@@ -72,7 +63,7 @@ export function convertAlongChain(
   from: ChainVersion,
   to: ChainVersion,
   options: ChainOptions = {},
-): E.Either<Failure, ObjectConversion> {
+): E.Either<ConversionFailure, ObjectConversion> {
   for (const version of [from, to]) {
     if (!kindExistsIn(kind, version)) {
       return E.left({
@@ -146,20 +137,6 @@ export function convertAlongChain(
   return E.right({ object: object === input ? clone(input) : object, generated, report });
 }
 
-function unchangedReport(object: JsonObject, kind: string): ObjectReport {
-  return {
-    kind,
-    ...identity(object),
-    action: 'unchanged',
-    moves: [],
-    stashed: [],
-    restored: [],
-    keptEdits: [],
-    generated: [],
-    warnings: [],
-  };
-}
-
 const OLD_PAIR: readonly string[] = [V1ALPHA1, V1ALPHA2];
 
 /**
@@ -172,19 +149,10 @@ export function convertTo(
   to: ChainVersion,
   options: ChainOptions = {},
 ): E.Either<ConversionError, DocumentConversion> {
-  if (!isObject(value)) return E.left({ code: 'invalid-object', message: 'is not an object' });
-  const apiVersion = value.apiVersion;
-  const kind = value.kind;
-  const id = identity(value);
-  const fail = (f: Failure): ConversionError => ({
-    code: 'invalid-object',
-    ...(typeof kind === 'string' ? { objectKind: kind } : {}),
-    ...id,
-    ...f,
-  });
-  if (typeof apiVersion !== 'string' || apiVersion === '')
-    return E.left(fail({ path: 'apiVersion', message: 'is missing' }));
-  if (typeof kind !== 'string' || kind === '') return E.left(fail({ path: 'kind', message: 'is missing' }));
+  const checked = conversionInput(value);
+  if (E.isLeft(checked)) return checked;
+  const input = checked.right;
+  const { object, apiVersion, kind, fail } = input;
   if (!isChainVersion(to)) {
     return E.left(
       fail({ message: `${String(to)} is not a version this converter knows (${CHAIN_VERSIONS.join(', ')})` }),
@@ -192,7 +160,7 @@ export function convertTo(
   }
   const group = apiGroup(apiVersion);
   if (group !== V1ALPHA1_GROUP && group !== V1ALPHA2_GROUP) {
-    return E.right({ object: value, generated: [], reports: [unchangedReport(value, kind)] });
+    return E.right(single(unchanged(object, kind)));
   }
   if (!isChainVersion(apiVersion)) {
     return E.left(
@@ -203,73 +171,14 @@ export function convertTo(
     );
   }
   if (OLD_PAIR.includes(apiVersion) && OLD_PAIR.includes(to)) {
-    return convertObject(value, to as typeof V1ALPHA1 | typeof V1ALPHA2, options);
+    return convertObject(object, to as typeof V1ALPHA1 | typeof V1ALPHA2, options);
   }
-  if (apiVersion === to)
-    return E.right({ object: value, generated: [], reports: [unchangedReport(value, kind)] });
+  if (apiVersion === to) return E.right(single(unchanged(object, kind)));
 
-  const listOf = kind.endsWith('List') ? kind.slice(0, -'List'.length) : undefined;
-  if (listOf !== undefined && isChainKind(listOf)) {
-    const items = value.items;
-    if (items !== undefined && items !== null && !Array.isArray(items)) {
-      return E.left(fail({ path: 'items', message: 'must be a list' }));
-    }
-    const converted: JsonObject[] = [];
-    const results: ObjectConversion[] = [];
-    for (const [i, item] of (items ?? []).entries()) {
-      const at = `items[${i}]`;
-      if (!isObject(item)) return E.left(fail({ path: at, message: 'is not an object' }));
-      if (item.kind !== undefined && item.kind !== listOf) {
-        return E.left(fail({ path: `${at}.kind`, message: `is ${JSON.stringify(item.kind)} in a ${kind}` }));
-      }
-      if (item.apiVersion !== undefined && item.apiVersion !== apiVersion) {
-        return E.left(
-          fail({
-            path: `${at}.apiVersion`,
-            message: `mixed versions: the item is ${JSON.stringify(item.apiVersion)} but its ${kind} is ${apiVersion}`,
-          }),
-        );
-      }
-      const result = convertAlongChain(item, listOf, apiVersion, to, options);
-      if (E.isLeft(result)) {
-        return E.left({
-          code: result.left.code ?? 'invalid-object',
-          objectKind: listOf,
-          ...identity(item),
-          path: result.left.path === undefined ? at : `${at}.${result.left.path}`,
-          message: result.left.message,
-        });
-      }
-      converted.push(result.right.object);
-      results.push(result.right);
-    }
-    const list = clone(value);
-    list.apiVersion = to;
-    if (items !== undefined) list.items = converted;
-    return E.right({
-      object: list,
-      generated: results.flatMap((r) => r.generated),
-      reports: [
-        { ...unchangedReport(list, kind), action: 'converted', from: apiVersion, to },
-        ...results.map((r) => r.report),
-      ],
-    });
-  }
-  if (kind === 'MachineClass') {
-    return E.left(
-      fail({
-        message:
-          'MachineClass has no later kind; convert it together with the objects that use it (a whole manifest)',
-      }),
-    );
-  }
-  if (!isChainKind(kind))
-    return E.left(fail({ path: 'kind', message: `unknown ${apiVersion} kind ${JSON.stringify(kind)}` }));
-  const result = convertAlongChain(value, kind, apiVersion, to, options);
-  if (E.isLeft(result)) return E.left(fail(result.left));
-  return E.right({
-    object: result.right.object,
-    generated: result.right.generated,
-    reports: [result.right.report],
+  return convertListOrObject(input, to, {
+    isKind: isChainKind,
+    convert: (item, itemKind) => convertAlongChain(item, itemKind, apiVersion, to, options),
+    from: apiVersion,
+    machineClassTarget: 'later',
   });
 }

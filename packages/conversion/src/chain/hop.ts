@@ -1,13 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { type AppliedMove, applyMoves, type FieldMove } from '../moves.js';
+import { type AppliedMove, type FieldMove, moveObject } from '../moves.js';
 import {
-  clone,
   deletePath,
   formatPath,
   getPath,
   isObject,
   type Json,
   type JsonObject,
+  type OwnedSet,
   ownPath,
 } from '../path.js';
 import {
@@ -165,28 +165,11 @@ export function plainHop(
   applied: AppliedMove[] = [],
   share = false,
 ): JsonObject {
-  const owned = share ? new WeakSet<object>() : undefined;
-  const out = share ? { ...object } : clone(object);
-  owned?.add(out);
-  applyGroups(out, object, table.groups, direction, applied, owned);
-  if (Object.hasOwn(out, 'apiVersion')) out.apiVersion = direction === 'up' ? hop.upper : hop.lower;
-  return out;
-}
-
-/** Applies row groups to `out` (a copy of `object`), pruning the parents the moves emptied. */
-function applyGroups(
-  out: JsonObject,
-  object: JsonObject,
-  groups: readonly HopGroup[],
-  direction: Direction,
-  applied: AppliedMove[],
-  owned: WeakSet<object> | undefined,
-): void {
-  for (const group of groups) {
-    const moves = direction === 'up' ? group.moves : group.movesDown;
-    applyMoves(out, object, moves, direction, group.at, applied, owned);
-    pruneEmptied(out, object, group, moves, direction, owned);
-  }
+  return moveObject(object, table.groups, direction, direction === 'up' ? hop.upper : hop.lower, {
+    applied,
+    ...(share ? { owned: new WeakSet<object>() } : {}),
+    afterGroup: pruneEmptied,
+  });
 }
 
 /**
@@ -206,8 +189,7 @@ export function nestedRows(
     (direction: Direction) =>
     (value: Json | undefined): Json | undefined => {
       if (!isObject(value)) return value;
-      const out = clone(value);
-      applyGroups(out, value, groups, direction, [], undefined);
+      const out = moveObject(value, groups, direction, undefined, { afterGroup: pruneEmptied });
       return dropEmpty ? withoutEmptyObjects(out) : out;
     };
   return { up: run('up'), down: run('down') };
@@ -233,7 +215,7 @@ function pruneEmptied(
   group: HopGroup,
   moves: readonly FieldMove[],
   direction: Direction,
-  owned: WeakSet<object> | undefined,
+  owned: OwnedSet | undefined,
 ): void {
   const base = group.at === '' ? [] : group.at.split('.');
   for (const move of moves) {

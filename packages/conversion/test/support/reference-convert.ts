@@ -8,14 +8,13 @@ import {
   checkShape,
   coreConvert,
   describe,
-  identity,
   KIND_TABLES,
-  type ObjectConversion,
   stashRefused,
 } from '../../src/convert.js';
 import type { ConversionFailure } from '../../src/errors.js';
 import { tableStashRules } from '../../src/kind-table.js';
 import type { AppliedMove } from '../../src/moves.js';
+import { identity, type ObjectConversion } from '../../src/object-conversion.js';
 import { deepEqual, formatPath, getPath, isObject, type Json, type JsonObject } from '../../src/path.js';
 import { isUnknownV1alpha1Phase } from '../../src/phase.js';
 import type { ObjectReport } from '../../src/report.js';
