@@ -5,13 +5,13 @@ import {
   formatPath,
   getPath,
   isObject,
-  isPrefix,
   type Json,
   type JsonObject,
   type OwnedSet,
   ownPath,
   setPath,
 } from './path.js';
+import { PathPrefixes } from './path-prefixes.js';
 import {
   jsonDepthExceeds,
   MAX_ANNOTATIONS_BYTES,
@@ -122,7 +122,10 @@ export function applyStash(
   return { applied, skipped };
 }
 
-/** Drops entries under plug-in generated paths while those fields still hold generated values. */
+/**
+ * Drops entries under plug-in generated paths while those fields still hold generated values.
+ * Linear in entries + generated paths (PathPrefixes), not their product.
+ */
 export function withoutGenerated(
   entries: readonly StashEntry[],
   object: JsonObject,
@@ -131,7 +134,8 @@ export function withoutGenerated(
   if (generated === undefined || generated.length === 0) return [...entries];
   const intact = generated.every((g) => deepEqual(getPath(object, g.path), g.value));
   if (!intact) return [...entries];
-  return entries.filter((e) => !generated.some((g) => isPrefix(g.path, e.path)));
+  const prefixes = new PathPrefixes(generated.map((g) => g.path));
+  return entries.filter((e) => !prefixes.coversPath(e.path));
 }
 
 function encodeStash(stash: Stash): string {

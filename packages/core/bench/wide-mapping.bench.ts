@@ -6,19 +6,8 @@
 //   pnpm --filter @capi-kit/core bench
 import { parseAllDocuments } from 'yaml';
 import { printRatio } from '../../../scripts/bench-ratio.js';
+import { wideLabelsMachine } from '../../../scripts/bench-scaling.js';
 import { readManifest } from '../src/manifest/index.js';
-
-function text(keys: number): string {
-  const lines = [
-    'apiVersion: cluster.k8s.io/v1alpha1',
-    'kind: Machine',
-    'metadata:',
-    '  name: wide',
-    '  labels:',
-  ];
-  for (let i = 0; i < keys; i++) lines.push(`    key-${i}: value-${i}`);
-  return `${lines.join('\n')}\n`;
-}
 
 function ms(run: () => void): number {
   const start = process.hrtime.bigint();
@@ -27,9 +16,9 @@ function ms(run: () => void): number {
 }
 
 const figures: { keys: number; ours: number; bare: number }[] = [];
-ms(() => readManifest(text(2000))); // warm-up
+ms(() => readManifest(wideLabelsMachine(2000))); // warm-up
 for (const keys of [10_000, 40_000, 80_000]) {
-  const t = text(keys);
+  const t = wideLabelsMachine(keys);
   const bare = ms(() => parseAllDocuments(t, { version: '1.1', uniqueKeys: false }));
   const ours = ms(() => {
     const read = readManifest(t);
