@@ -1,5 +1,6 @@
 export { type ArrayConstraints, ArrayOf, arrayOf, MapOf, mapOf, Nullable, nullable } from './collections.js';
 export { type CompiledGuard, compiledGuard, guardSource } from './compile.js';
+export { type GuardsFor, guardsFor } from './guards-for.js';
 export { Issue } from './issues.js';
 export {
   anyValue,

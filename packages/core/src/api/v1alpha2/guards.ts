@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { guardsFor } from '../schema/guards-for.js';
 import { type Cluster, ClusterCodec, type ClusterList, ClusterListCodec } from './cluster.js';
 import { type Machine, MachineCodec, type MachineList, MachineListCodec } from './machine.js';
 import {
@@ -33,12 +34,13 @@ export const codecs = {
 } as const satisfies Record<KnownObject['kind'], t.Mixed>;
 
 // Type guards: a full (lenient) check of the value, not just of apiVersion and kind.
-export const isCluster = (u: unknown): u is Cluster => ClusterCodec.is(u);
-export const isClusterList = (u: unknown): u is ClusterList => ClusterListCodec.is(u);
-export const isMachine = (u: unknown): u is Machine => MachineCodec.is(u);
-export const isMachineList = (u: unknown): u is MachineList => MachineListCodec.is(u);
-export const isMachineSet = (u: unknown): u is MachineSet => MachineSetCodec.is(u);
-export const isMachineSetList = (u: unknown): u is MachineSetList => MachineSetListCodec.is(u);
-export const isMachineDeployment = (u: unknown): u is MachineDeployment => MachineDeploymentCodec.is(u);
-export const isMachineDeploymentList = (u: unknown): u is MachineDeploymentList =>
-  MachineDeploymentListCodec.is(u);
+export const {
+  isCluster,
+  isClusterList,
+  isMachine,
+  isMachineList,
+  isMachineSet,
+  isMachineSetList,
+  isMachineDeployment,
+  isMachineDeploymentList,
+} = guardsFor(codecs);
