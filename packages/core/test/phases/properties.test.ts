@@ -71,22 +71,74 @@ function withPhase<T extends { status?: object | null | undefined }>(object: T, 
   return { ...object, status: { ...object.status, phase } };
 }
 
-describe('Machine phase properties', () => {
+/** What both kinds must satisfy, whatever their rules: one table row per kind. */
+interface PhaseKind<T extends { status?: { phase?: string | null } | null }, E extends string> {
+  readonly name: string;
+  readonly any: fc.Arbitrary<T>;
+  readonly phase: (object: T) => string;
+  readonly check: (from: string | null | undefined, to: string, options?: { history: 'any' }) => unknown;
+  readonly events: readonly { readonly name: E }[];
+  readonly created: T;
+  readonly apply: (object: T, events: readonly E[]) => T;
+}
+
+function sharedPhaseProperties<
+  T extends { status?: { phase?: string | null } | null; metadata?: { deletionTimestamp?: unknown } | null },
+  E extends string,
+>(kind: PhaseKind<T, E>) {
   it('applying the rules twice gives the same phase as once', () => {
     fc.assert(
-      fc.property(anyMachine, (m) => {
-        const once = machinePhase(m);
-        expect(machinePhase(withPhase(m, once))).toBe(once);
+      fc.property(kind.any, (o) => {
+        const once = kind.phase(o);
+        expect(kind.phase(withPhase(o, once))).toBe(once);
       }),
     );
   });
 
   it('a deletion timestamp always yields deleting', () => {
     fc.assert(
-      fc.property(anyMachine, (m) => {
-        if (deletionRequested(m.metadata?.deletionTimestamp)) expect(machinePhase(m)).toBe('deleting');
+      fc.property(kind.any, (o) => {
+        if (deletionRequested(o.metadata?.deletionTimestamp)) expect(kind.phase(o)).toBe('deleting');
       }),
     );
+  });
+
+  it('every computed step passes the transition check when the old phase may be anything', () => {
+    fc.assert(
+      fc.property(kind.any, (o) => {
+        expect(kind.check(o.status?.phase, kind.phase(o), { history: 'any' })).toMatchObject({ ok: true });
+      }),
+    );
+  });
+
+  it(`every step of a ${kind.name} driven by events from creation passes the strict check`, () => {
+    const batch = fc.uniqueArray(fc.constantFrom(...kind.events.map((e) => e.name)), { maxLength: 3 });
+    fc.assert(
+      fc.property(fc.array(batch, { minLength: 1, maxLength: 8 }), (batches) => {
+        let object = kind.created;
+        for (const events of batches) {
+          object = kind.apply(object, events);
+          const before = object.status?.phase;
+          const after = kind.phase(object);
+          expect(kind.check(before, after), `${before} → ${after} after ${events.join(', ')}`).toMatchObject({
+            ok: true,
+          });
+          object = withPhase(object, after);
+        }
+      }),
+    );
+  });
+}
+
+describe('Machine phase properties', () => {
+  sharedPhaseProperties<MachinePhaseSource, MachineEvent>({
+    name: 'Machine',
+    any: anyMachine,
+    phase: machinePhase,
+    check: checkMachineTransition,
+    events: machineEvents,
+    created: { metadata: {}, spec: { bootstrap: {} }, status: {} },
+    apply: applyMachineEvents,
   });
 
   it('never writes an empty phase, nor deleted unless it was stored (no rule holds: kept)', () => {
@@ -126,76 +178,17 @@ describe('Machine phase properties', () => {
       }),
     );
   });
-
-  it('every computed step passes the transition check when the old phase may be anything', () => {
-    fc.assert(
-      fc.property(anyMachine, (m) => {
-        const check = checkMachineTransition(m.status?.phase, machinePhase(m), { history: 'any' });
-        expect(check).toMatchObject({ ok: true });
-      }),
-    );
-  });
-
-  it('every step of a Machine driven by events from creation passes the strict check', () => {
-    const batch = fc.uniqueArray(fc.constantFrom(...machineEvents.map((e) => e.name)), { maxLength: 3 });
-    fc.assert(
-      fc.property(fc.array(batch, { minLength: 1, maxLength: 8 }), (batches) => {
-        let object: MachinePhaseSource = { metadata: {}, spec: { bootstrap: {} }, status: {} };
-        for (const events of batches) {
-          object = applyMachineEvents(object, events);
-          const before = object.status?.phase;
-          const after = machinePhase(object);
-          const check = checkMachineTransition(before, after);
-          expect(check, `${before} → ${after} after ${events.join(', ')}`).toMatchObject({ ok: true });
-          object = withPhase(object, after);
-        }
-      }),
-    );
-  });
 });
 
 describe('Cluster phase properties', () => {
-  it('applying the rules twice gives the same phase as once', () => {
-    fc.assert(
-      fc.property(anyCluster, (c) => {
-        const once = clusterPhase(c);
-        expect(clusterPhase(withPhase(c, once))).toBe(once);
-      }),
-    );
-  });
-
-  it('a deletion timestamp always yields deleting', () => {
-    fc.assert(
-      fc.property(anyCluster, (c) => {
-        if (deletionRequested(c.metadata?.deletionTimestamp)) expect(clusterPhase(c)).toBe('deleting');
-      }),
-    );
-  });
-
-  it('every computed step passes the transition check when the old phase may be anything', () => {
-    fc.assert(
-      fc.property(anyCluster, (c) => {
-        expect(checkClusterTransition(c.status?.phase, clusterPhase(c), { history: 'any' })).toMatchObject({
-          ok: true,
-        });
-      }),
-    );
-  });
-
-  it('every step of a Cluster driven by events from creation passes the strict check', () => {
-    const batch = fc.uniqueArray(fc.constantFrom(...clusterEvents.map((e) => e.name)), { maxLength: 3 });
-    fc.assert(
-      fc.property(fc.array(batch, { minLength: 1, maxLength: 8 }), (batches) => {
-        let object: ClusterPhaseSource = { metadata: {}, spec: {}, status: {} };
-        for (const events of batches) {
-          object = applyClusterEvents(object, events);
-          const before = object.status?.phase;
-          const after = clusterPhase(object);
-          expect(checkClusterTransition(before, after), `${before} → ${after}`).toMatchObject({ ok: true });
-          object = withPhase(object, after);
-        }
-      }),
-    );
+  sharedPhaseProperties<ClusterPhaseSource, ClusterEvent>({
+    name: 'Cluster',
+    any: anyCluster,
+    phase: clusterPhase,
+    check: checkClusterTransition,
+    events: clusterEvents,
+    created: { metadata: {}, spec: {}, status: {} },
+    apply: applyClusterEvents,
   });
 });
 

@@ -128,6 +128,60 @@ function typed(apiVersion: string, kind: string, body: Model): fc.Arbitrary<Reco
   );
 }
 
+// MachineSet and MachineDeployment have the same shape in both versions but for the Machine
+// template and v1alpha2's `status.selector` (the label selector as a string): `statusExtra`.
+function machineSet(apiVersion: string, template: fc.Arbitrary<unknown>, statusExtra: Model) {
+  return typed(apiVersion, 'MachineSet', {
+    spec: obj({ selector: labelSelector }, { replicas, minReadySeconds: replicas, deletePolicy, template }),
+    status: obj(
+      { replicas },
+      {
+        ...statusExtra,
+        fullyLabeledReplicas: replicas,
+        readyReplicas: replicas,
+        availableReplicas: replicas,
+        observedGeneration: int64,
+        errorReason,
+        errorMessage: text,
+      },
+    ),
+  });
+}
+
+function machineDeployment(apiVersion: string, template: fc.Arbitrary<unknown>, statusExtra: Model) {
+  return typed(apiVersion, 'MachineDeployment', {
+    spec: obj(
+      { selector: labelSelector, template },
+      {
+        replicas,
+        strategy: obj(
+          {},
+          {
+            type: fc.constant('RollingUpdate'),
+            rollingUpdate: obj({}, { maxSurge: intOrString, maxUnavailable: intOrString }),
+          },
+        ),
+        minReadySeconds: replicas,
+        revisionHistoryLimit: replicas,
+        paused: fc.boolean(),
+        progressDeadlineSeconds: replicas,
+      },
+    ),
+    status: obj(
+      {},
+      {
+        ...statusExtra,
+        observedGeneration: int64,
+        replicas,
+        updatedReplicas: replicas,
+        readyReplicas: replicas,
+        availableReplicas: replicas,
+        unavailableReplicas: replicas,
+      },
+    ),
+  });
+}
+
 /** A List of `item`s, whose items sometimes leave out apiVersion and kind (typed Go clients). */
 export function listOf(apiVersion: string, kind: string, item: fc.Arbitrary<Record<string, unknown>>) {
   const listItem = fc.tuple(item, fc.boolean()).map(([value, bare]) => {
@@ -257,53 +311,8 @@ export const v1alpha1 = {
     ),
   }),
   Machine: typed(v1a1, 'Machine', { spec: machineSpecV1, status: machineStatusV1 }),
-  MachineSet: typed(v1a1, 'MachineSet', {
-    spec: obj(
-      { selector: labelSelector },
-      { replicas, minReadySeconds: replicas, deletePolicy, template: templateV1 },
-    ),
-    status: obj(
-      { replicas },
-      {
-        fullyLabeledReplicas: replicas,
-        readyReplicas: replicas,
-        availableReplicas: replicas,
-        observedGeneration: int64,
-        errorReason,
-        errorMessage: text,
-      },
-    ),
-  }),
-  MachineDeployment: typed(v1a1, 'MachineDeployment', {
-    spec: obj(
-      { selector: labelSelector, template: templateV1 },
-      {
-        replicas,
-        strategy: obj(
-          {},
-          {
-            type: fc.constant('RollingUpdate'),
-            rollingUpdate: obj({}, { maxSurge: intOrString, maxUnavailable: intOrString }),
-          },
-        ),
-        minReadySeconds: replicas,
-        revisionHistoryLimit: replicas,
-        paused: fc.boolean(),
-        progressDeadlineSeconds: replicas,
-      },
-    ),
-    status: obj(
-      {},
-      {
-        observedGeneration: int64,
-        replicas,
-        updatedReplicas: replicas,
-        readyReplicas: replicas,
-        availableReplicas: replicas,
-        unavailableReplicas: replicas,
-      },
-    ),
-  }),
+  MachineSet: machineSet(v1a1, templateV1, {}),
+  MachineDeployment: machineDeployment(v1a1, templateV1, {}),
   MachineClass: obj(
     { apiVersion: fc.constant(v1a1), kind: fc.constant('MachineClass'), providerSpec: rawObject },
     { metadata: objectMeta },
@@ -376,55 +385,8 @@ export const v1alpha2 = {
       },
     ),
   }),
-  MachineSet: typed(v1a2, 'MachineSet', {
-    spec: obj(
-      { selector: labelSelector },
-      { replicas, minReadySeconds: replicas, deletePolicy, template: templateV2 },
-    ),
-    status: obj(
-      { replicas },
-      {
-        selector: selectorString,
-        fullyLabeledReplicas: replicas,
-        readyReplicas: replicas,
-        availableReplicas: replicas,
-        observedGeneration: int64,
-        errorReason,
-        errorMessage: text,
-      },
-    ),
-  }),
-  MachineDeployment: typed(v1a2, 'MachineDeployment', {
-    spec: obj(
-      { selector: labelSelector, template: templateV2 },
-      {
-        replicas,
-        strategy: obj(
-          {},
-          {
-            type: fc.constant('RollingUpdate'),
-            rollingUpdate: obj({}, { maxSurge: intOrString, maxUnavailable: intOrString }),
-          },
-        ),
-        minReadySeconds: replicas,
-        revisionHistoryLimit: replicas,
-        paused: fc.boolean(),
-        progressDeadlineSeconds: replicas,
-      },
-    ),
-    status: obj(
-      {},
-      {
-        observedGeneration: int64,
-        selector: selectorString,
-        replicas,
-        updatedReplicas: replicas,
-        readyReplicas: replicas,
-        availableReplicas: replicas,
-        unavailableReplicas: replicas,
-      },
-    ),
-  }),
+  MachineSet: machineSet(v1a2, templateV2, { selector: selectorString }),
+  MachineDeployment: machineDeployment(v1a2, templateV2, { selector: selectorString }),
 };
 
 /** The arbitrary of every `version/kind`, Lists included. */
