@@ -71,6 +71,49 @@ function withPhase<T extends { status?: object | null | undefined }>(object: T, 
   return { ...object, status: { ...object.status, phase } };
 }
 
+// What each event does to an object, written against the fields (not the model's facts).
+type Effects<T, E extends string> = Record<E, (object: T) => T>;
+
+function withStatus<T extends { status?: object | null | undefined }>(object: T, fields: object): T {
+  return { ...object, status: { ...object.status, ...fields } };
+}
+const clearError = <T extends { status?: object | null | undefined }>(object: T) =>
+  withStatus(object, { errorReason: null, errorMessage: null });
+const requestDeletion = <T extends { metadata?: object | null | undefined }>(object: T): T => ({
+  ...object,
+  metadata: { ...object.metadata, deletionTimestamp: '2020-01-01T00:00:00Z' },
+});
+
+const machineEffects: Effects<MachinePhaseSource, MachineEvent> = {
+  bootstrapReady: (m) => withStatus(m, { bootstrapReady: true }),
+  infrastructureReady: (m) => withStatus(m, { infrastructureReady: true }),
+  nodeRefSet: (m) =>
+    m.metadata?.deletionTimestamp != null ? m : withStatus(m, { nodeRef: { kind: 'Node', name: 'n1' } }),
+  errorSet: (m) => withStatus(m, { errorReason: 'CreateError', errorMessage: 'instance failed' }),
+  errorCleared: clearError,
+  deletionRequested: requestDeletion,
+};
+
+const clusterEffects: Effects<ClusterPhaseSource, ClusterEvent> = {
+  infrastructureRefSet: (c) => ({
+    ...c,
+    spec: { ...c.spec, infrastructureRef: { kind: 'AWSCluster', name: 'c1' } },
+  }),
+  infrastructureRefRemoved: (c) => ({ ...c, spec: { ...c.spec, infrastructureRef: null } }),
+  infrastructureReady: (c) =>
+    c.spec?.infrastructureRef != null ? withStatus(c, { infrastructureReady: true }) : c,
+  errorSet: (c) => withStatus(c, { errorReason: 'CreateError' }),
+  errorCleared: clearError,
+  deletionRequested: requestDeletion,
+};
+
+const applyEvents =
+  <T, E extends string>(effects: Effects<T, E>) =>
+  (object: T, events: readonly E[]): T =>
+    events.reduce((o, event) => effects[event](o), object);
+const applyMachineEvents = applyEvents(machineEffects);
+const applyClusterEvents = applyEvents(clusterEffects);
+
 /** What both kinds must satisfy, whatever their rules: one table row per kind. */
 interface PhaseKind<T extends { status?: { phase?: string | null } | null }, E extends string> {
   readonly name: string;
@@ -191,62 +234,3 @@ describe('Cluster phase properties', () => {
     apply: applyClusterEvents,
   });
 });
-
-/** What each event does to a Machine object, written against the fields (not the model's facts). */
-function applyMachineEvents(m: MachinePhaseSource, events: readonly MachineEvent[]): MachinePhaseSource {
-  let metadata = { ...m.metadata };
-  let status = { ...m.status };
-  for (const event of events) {
-    const deleting = metadata.deletionTimestamp != null;
-    switch (event) {
-      case 'bootstrapReady':
-        status = { ...status, bootstrapReady: true };
-        break;
-      case 'infrastructureReady':
-        status = { ...status, infrastructureReady: true };
-        break;
-      case 'nodeRefSet':
-        if (!deleting) status = { ...status, nodeRef: { kind: 'Node', name: 'n1' } };
-        break;
-      case 'errorSet':
-        status = { ...status, errorReason: 'CreateError', errorMessage: 'instance failed' };
-        break;
-      case 'errorCleared':
-        status = { ...status, errorReason: null, errorMessage: null };
-        break;
-      case 'deletionRequested':
-        metadata = { ...metadata, deletionTimestamp: '2020-01-01T00:00:00Z' };
-        break;
-    }
-  }
-  return { ...m, metadata, status };
-}
-
-function applyClusterEvents(c: ClusterPhaseSource, events: readonly ClusterEvent[]): ClusterPhaseSource {
-  let metadata = { ...c.metadata };
-  let spec = { ...c.spec };
-  let status = { ...c.status };
-  for (const event of events) {
-    switch (event) {
-      case 'infrastructureRefSet':
-        spec = { ...spec, infrastructureRef: { kind: 'AWSCluster', name: 'c1' } };
-        break;
-      case 'infrastructureRefRemoved':
-        spec = { ...spec, infrastructureRef: null };
-        break;
-      case 'infrastructureReady':
-        if (spec.infrastructureRef != null) status = { ...status, infrastructureReady: true };
-        break;
-      case 'errorSet':
-        status = { ...status, errorReason: 'CreateError' };
-        break;
-      case 'errorCleared':
-        status = { ...status, errorReason: null, errorMessage: null };
-        break;
-      case 'deletionRequested':
-        metadata = { ...metadata, deletionTimestamp: '2020-01-01T00:00:00Z' };
-        break;
-    }
-  }
-  return { ...c, metadata, spec, status };
-}
