@@ -29,6 +29,20 @@ interface Release {
 const spec = (o: Obj, ...path: string[]): unknown =>
   path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], o.spec);
 
+/** The v1beta1 Machine template the MachineSet and MachineDeployment cases share. */
+const workerTemplate = {
+  metadata: { labels: { set: 'a' } },
+  spec: {
+    clusterName: 'c1',
+    bootstrap: { dataSecretName: 's' },
+    infrastructureRef: {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+      kind: 'DockerMachineTemplate',
+      name: 't',
+    },
+  },
+};
+
 const releases: readonly Release[] = [
   {
     tag: 'v0.4.8',
@@ -185,18 +199,7 @@ const releases: readonly Release[] = [
             deletePolicy: 'Oldest',
             minReadySeconds: 5,
             selector: { matchLabels: { set: 'a' } },
-            template: {
-              metadata: { labels: { set: 'a' } },
-              spec: {
-                clusterName: 'c1',
-                bootstrap: { dataSecretName: 's' },
-                infrastructureRef: {
-                  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
-                  kind: 'DockerMachineTemplate',
-                  name: 't',
-                },
-              },
-            },
+            template: workerTemplate,
           },
         },
         stored: (o) => {
@@ -218,18 +221,7 @@ const releases: readonly Release[] = [
               type: 'RollingUpdate',
               rollingUpdate: { maxSurge: 1, maxUnavailable: 0, deletePolicy: 'Newest' },
             },
-            template: {
-              metadata: { labels: { set: 'a' } },
-              spec: {
-                clusterName: 'c1',
-                bootstrap: { dataSecretName: 's' },
-                infrastructureRef: {
-                  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
-                  kind: 'DockerMachineTemplate',
-                  name: 't',
-                },
-              },
-            },
+            template: workerTemplate,
           },
         },
         stored: (o) => {
