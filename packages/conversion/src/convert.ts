@@ -131,7 +131,8 @@ export function convertKind(
   const from = sourceVersion(direction);
   const to = targetVersion(direction);
   const rules = tableStashRules(table);
-  const { namespace } = identity(rest);
+  const id = identity(rest);
+  const namespace = id.namespace;
   if (stash !== undefined) {
     if (stash.restores !== to) {
       return E.left({
@@ -205,7 +206,7 @@ export function convertKind(
   }
   const report: ObjectReport = {
     kind,
-    ...identity(rest),
+    ...id,
     action: 'converted',
     from,
     to,

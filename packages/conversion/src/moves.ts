@@ -62,19 +62,27 @@ interface PreparedRow {
   readonly inPlace: boolean;
   readonly transform: FieldMove['up'];
   readonly always: boolean;
+  /**
+   * Same path both ways and no transform: the row puts the value back where it was, reports
+   * nothing (the value is unchanged) and is skipped.
+   */
+  readonly noop: boolean;
 }
 
 // Tables are module constants, so their prepared rows live as long as they do.
-const preparedTables = new WeakMap<readonly FieldMove[], Map<string, readonly PreparedRow[]>>();
+const preparedTables = new WeakMap<
+  readonly FieldMove[],
+  Record<Direction, Map<string, readonly PreparedRow[]>>
+>();
 
 function prepare(moves: readonly FieldMove[], direction: Direction, prefix: string): readonly PreparedRow[] {
-  let byRoot = preparedTables.get(moves);
-  if (byRoot === undefined) {
-    byRoot = new Map();
-    preparedTables.set(moves, byRoot);
+  let byDirection = preparedTables.get(moves);
+  if (byDirection === undefined) {
+    byDirection = { up: new Map(), down: new Map() };
+    preparedTables.set(moves, byDirection);
   }
-  const cacheKey = `${direction}|${prefix}`;
-  let rows = byRoot.get(cacheKey);
+  const byRoot = byDirection[direction];
+  let rows = byRoot.get(prefix);
   if (rows === undefined) {
     rows = moves.map((move): PreparedRow => {
       const from = direction === 'up' ? move.v1alpha1 : move.v1alpha2;
@@ -92,9 +100,10 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
         inPlace: from !== undefined && from === to,
         transform: direction === 'up' ? move.up : move.down,
         always: move.evenIfAbsent === direction,
+        noop: from !== undefined && from === to && (direction === 'up' ? move.up : move.down) === undefined,
       };
     });
-    byRoot.set(cacheKey, rows);
+    byRoot.set(prefix, rows);
   }
   return rows;
 }
@@ -117,6 +126,7 @@ export function applyMoves(
   const root = prefix === '' ? source : getPath(source, dotted(prefix));
   if (!isObject(root)) return;
   for (const row of prepare(moves, direction, prefix)) {
+    if (row.noop) continue;
     // Rows run in order, each on the result of the ones before it, so rows can chain.
     const value = row.fromPath === undefined ? undefined : (getPath(out, row.fromPath) as Json | undefined);
     if (value === undefined && !row.always) continue;

@@ -176,8 +176,9 @@ export function ownPath(root: JsonObject, path: Path, owned: OwnedSet): void {
   let current: Json = root;
   for (const part of path) {
     const container = current as Record<string | number, Json>;
-    const child: Json | undefined = Object.hasOwn(container, part) ? container[part] : undefined;
-    if (child === null || typeof child !== 'object') return;
+    const child: Json | undefined = container[part];
+    // (an inherited `__proto__` is an object too: only own children count)
+    if (child === null || typeof child !== 'object' || !Object.hasOwn(container, part)) return;
     let mine: Json = child;
     if (!owned.has(child)) {
       mine = Array.isArray(child) ? [...child] : { ...child };

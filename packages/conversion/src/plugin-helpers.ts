@@ -71,11 +71,42 @@ export function unmappedFields(
 ): string[] {
   const source = getPath(value, dotted(prefix));
   if (!isObject(source)) return [];
-  const handled = new Set(['apiVersion', 'kind', 'metadata', ...consumed, ...table.map((r) => r.from)]);
-  const handledList = [...handled];
-  return Object.keys(source)
-    .map((k) => (prefix === '' ? k : `${prefix}.${k}`))
-    .filter((k) => !handled.has(k) && !handledList.some((h) => h.startsWith(`${k}.`)));
+  const { handled, parents } = handledFields(table, consumed);
+  const out: string[] = [];
+  for (const key of Object.keys(source)) {
+    const k = prefix === '' ? key : `${prefix}.${key}`;
+    if (!handled.has(k) && !parents.has(k)) out.push(k);
+  }
+  return out;
+}
+
+interface HandledFields {
+  /** Fields the table moves or the plug-in consumes (and a providerSpec's own type fields). */
+  readonly handled: ReadonlySet<string>;
+  /** Every dotted path above a handled field (`a` and `a.b` for `a.b.c`). */
+  readonly parents: ReadonlySet<string>;
+}
+
+// Plug-ins pass module-constant tables and lists: their sets are made once.
+const handledCache = new WeakMap<readonly ProviderFieldMove[], WeakMap<readonly string[], HandledFields>>();
+
+function handledFields(table: readonly ProviderFieldMove[], consumed: readonly string[]): HandledFields {
+  let byConsumed = handledCache.get(table);
+  if (byConsumed === undefined) {
+    byConsumed = new WeakMap();
+    handledCache.set(table, byConsumed);
+  }
+  let fields = byConsumed.get(consumed);
+  if (fields === undefined) {
+    const handled = new Set(['apiVersion', 'kind', 'metadata', ...consumed, ...table.map((r) => r.from)]);
+    const parents = new Set<string>();
+    for (const h of handled) {
+      for (let dot = h.indexOf('.'); dot !== -1; dot = h.indexOf('.', dot + 1)) parents.add(h.slice(0, dot));
+    }
+    fields = { handled, parents };
+    byConsumed.set(consumed, fields);
+  }
+  return fields;
 }
 
 export function noHomeWarnings(fields: readonly string[], source: string): string[] {

@@ -1,5 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { deepEqual, dotted, formatPath, isObject, isPrefix, type Json, type Path } from './path.js';
+import {
+  deepEqual,
+  dotted,
+  formatPath,
+  isObject,
+  isPrefix,
+  type Json,
+  type JsonObject,
+  type Path,
+} from './path.js';
 
 /**
  * What a conversion stash may touch. The stash annotation arrives with the object, so anyone
@@ -413,8 +422,24 @@ export function annotationsBytes(annotations: unknown): number {
   return total;
 }
 
+/**
+ * A bound on `annotationsBytes` from string lengths alone: UTF-8 takes at most three bytes
+ * per UTF-16 code unit. Below the limit, no byte needs counting.
+ */
+function annotationsBytesAtMost(annotations: JsonObject): number {
+  let units = 0;
+  for (const key of Object.keys(annotations)) {
+    units += key.length;
+    const value = annotations[key];
+    if (typeof value === 'string') units += value.length;
+  }
+  return units * 3;
+}
+
 /** Refuses annotations the API server would refuse (see MAX_ANNOTATIONS_BYTES). */
 export function checkAnnotationsSize(annotations: unknown): E.Either<StashRefusal, void> {
+  if (isObject(annotations) && annotationsBytesAtMost(annotations) <= MAX_ANNOTATIONS_BYTES)
+    return E.right(undefined);
   const bytes = annotationsBytes(annotations);
   if (bytes <= MAX_ANNOTATIONS_BYTES) return E.right(undefined);
   return E.left({
