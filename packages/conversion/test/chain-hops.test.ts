@@ -33,6 +33,14 @@ function plain(object: Obj): Obj {
 }
 
 const m = (name = 'm') => ({ name, namespace: 'ns' });
+/** A metav1 condition: the same in v1beta1's `status.v1beta2` and v1beta2's `status`. */
+const available = {
+  type: 'Available',
+  status: 'True',
+  reason: 'R',
+  message: '',
+  lastTransitionTime: '2024-01-01T00:00:00Z',
+};
 
 // One row per hop and kind: the older object, the newer one the table makes of it.
 const table: readonly { hop: string; from: Obj; to: Obj }[] = [
@@ -152,15 +160,7 @@ const table: readonly { hop: string; from: Obj; to: Obj }[] = [
         failureDomains: { b: { controlPlane: true }, a: { attributes: { x: 'y' } } },
         conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }],
         v1beta2: {
-          conditions: [
-            {
-              type: 'Available',
-              status: 'True',
-              reason: 'R',
-              message: '',
-              lastTransitionTime: '2024-01-01T00:00:00Z',
-            },
-          ],
+          conditions: [available],
         },
       },
     },
@@ -184,15 +184,7 @@ const table: readonly { hop: string; from: Obj; to: Obj }[] = [
             conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }],
           },
         },
-        conditions: [
-          {
-            type: 'Available',
-            status: 'True',
-            reason: 'R',
-            message: '',
-            lastTransitionTime: '2024-01-01T00:00:00Z',
-          },
-        ],
+        conditions: [available],
       },
     },
   },

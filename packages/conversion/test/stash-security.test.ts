@@ -60,6 +60,13 @@ function refusal(result: ReturnType<typeof down>) {
   return result.left;
 }
 
+const awsMachineRef = (namespace: string) => ({
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+  kind: 'AWSMachine',
+  name: 'x',
+  namespace,
+});
+
 describe('the conversion stash is data, not instructions', () => {
   const cases: { name: string; patch: unknown[]; code: string; path: string }[] = [
     {
@@ -144,12 +151,7 @@ describe('the conversion stash is data, not instructions', () => {
   });
 
   it('refuses a reference into another namespace', () => {
-    const ref = {
-      apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
-      kind: 'AWSMachine',
-      name: 'x',
-      namespace: 'kube-system',
-    };
+    const ref = awsMachineRef('kube-system');
     const error = refusal(
       up(v1Machine({ restores: V1ALPHA2, patch: [{ p: ['spec', 'infrastructureRef'], v: ref }] })),
     );
@@ -157,12 +159,7 @@ describe('the conversion stash is data, not instructions', () => {
   });
 
   it('accepts a reference in the object’s own namespace (a real round trip)', () => {
-    const ref = {
-      apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
-      kind: 'AWSMachine',
-      name: 'x',
-      namespace: 'team-a',
-    };
+    const ref = awsMachineRef('team-a');
     const result = up(
       v1Machine({ restores: V1ALPHA2, patch: [{ p: ['spec', 'infrastructureRef'], v: ref }] }),
     );
