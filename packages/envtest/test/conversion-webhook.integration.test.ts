@@ -84,6 +84,18 @@ describe.skipIf(noControlPlane())('CRD conversion webhook served by the test pro
     await webhook?.close();
   });
 
+  /** The Widget `name` read at `version` (the API server converts through the webhook when needed). */
+  async function readWidget(version: string, name: string): Promise<Widget> {
+    const api = cp.kubeConfig.makeApiClient(CustomObjectsApi);
+    return (await api.getNamespacedCustomObject({
+      group,
+      version,
+      namespace: cp.namespace,
+      plural,
+      name,
+    })) as Widget;
+  }
+
   it('reads an object stored at v1 as v2 through the webhook', async () => {
     const api = cp.kubeConfig.makeApiClient(CustomObjectsApi);
     const namespace = cp.namespace;
@@ -95,13 +107,7 @@ describe.skipIf(noControlPlane())('CRD conversion webhook served by the test pro
       body: { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w1' }, spec: { color: 'teal' } },
     });
     const before = webhook.requests.length;
-    const asV2 = (await api.getNamespacedCustomObject({
-      group,
-      version: 'v2',
-      namespace,
-      plural,
-      name: 'w1',
-    })) as Widget;
+    const asV2 = await readWidget('v2', 'w1');
     expect(asV2.apiVersion).toBe(`${group}/v2`);
     expect(asV2.spec).toEqual({ paint: { name: 'teal' } });
 
@@ -119,13 +125,7 @@ describe.skipIf(noControlPlane())('CRD conversion webhook served by the test pro
 
     // Reading at the stored version needs no conversion.
     const again = webhook.requests.length;
-    const asV1 = (await api.getNamespacedCustomObject({
-      group,
-      version: 'v1',
-      namespace,
-      plural,
-      name: 'w1',
-    })) as Widget;
+    const asV1 = await readWidget('v1', 'w1');
     expect(asV1.spec).toEqual({ color: 'teal' });
     expect(webhook.requests.length).toBe(again);
   });
