@@ -84,6 +84,18 @@ describe.skipIf(noControlPlane())('CRD conversion webhook served by the test pro
     await webhook?.close();
   });
 
+  /** Creates the Widget `name` written at `version`. */
+  async function createWidget(version: string, name: string, spec: object): Promise<void> {
+    const api = cp.kubeConfig.makeApiClient(CustomObjectsApi);
+    await api.createNamespacedCustomObject({
+      group,
+      version,
+      namespace: cp.namespace,
+      plural,
+      body: { apiVersion: `${group}/${version}`, kind: 'Widget', metadata: { name }, spec },
+    });
+  }
+
   /** The Widget `name` read at `version` (the API server converts through the webhook when needed). */
   async function readWidget(version: string, name: string): Promise<Widget> {
     const api = cp.kubeConfig.makeApiClient(CustomObjectsApi);
@@ -97,15 +109,7 @@ describe.skipIf(noControlPlane())('CRD conversion webhook served by the test pro
   }
 
   it('reads an object stored at v1 as v2 through the webhook', async () => {
-    const api = cp.kubeConfig.makeApiClient(CustomObjectsApi);
-    const namespace = cp.namespace;
-    await api.createNamespacedCustomObject({
-      group,
-      version: 'v1',
-      namespace,
-      plural,
-      body: { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w1' }, spec: { color: 'teal' } },
-    });
+    await createWidget('v1', 'w1', { color: 'teal' });
     const before = webhook.requests.length;
     const asV2 = await readWidget('v2', 'w1');
     expect(asV2.apiVersion).toBe(`${group}/v2`);
@@ -131,24 +135,11 @@ describe.skipIf(noControlPlane())('CRD conversion webhook served by the test pro
   });
 
   it('stores an object written at v2 in v1 form', async () => {
-    const api = cp.kubeConfig.makeApiClient(CustomObjectsApi);
-    const namespace = cp.namespace;
-    await api.createNamespacedCustomObject({
-      group,
-      version: 'v2',
-      namespace,
-      plural,
-      body: {
-        apiVersion: `${group}/v2`,
-        kind: 'Widget',
-        metadata: { name: 'w2' },
-        spec: { paint: { name: 'ochre' } },
-      },
-    });
+    await createWidget('v2', 'w2', { paint: { name: 'ochre' } });
     const asV1 = await restRequest(
       cp.kubeConfig,
       'GET',
-      `/apis/${group}/v1/namespaces/${namespace}/${plural}/w2`,
+      `/apis/${group}/v1/namespaces/${cp.namespace}/${plural}/w2`,
     );
     expect(asV1.status).toBe(200);
     expect((asV1.body as Widget).spec).toEqual({ color: 'ochre' });
