@@ -19,7 +19,7 @@ import type { Case, Path } from './mutations.js';
 export type Verdict = { accepted: true } | { accepted: false; status: number; message: string };
 
 /** Why a codec verdict may differ from the server's: a refinement of the CRD, or a pruned null. */
-export type ServerDivergence = RefinementRule | 'server-prunes-null';
+export type ServerDivergence = RefinementRule | 'server-prunes-null' | 'status-update-time';
 
 /** A dry-run request's verdict: 2xx accepted; 400 and 422 rejected; anything else is an error. */
 async function answer(
@@ -132,6 +132,13 @@ export function codecAccepts(oracle: KindOracle, value: unknown, strict: boolean
  *   instead of rejecting it, and accepted. The codec rejects the null, as the CRD schema
  *   does (Go never writes one there, and the decoded value would not be what the server
  *   stores) — and only the null: it accepts the same object without that field.
+ * - status-update-time: the mutation put a wrong-typed value (not a string) at a
+ *   `format: date-time` field under `status`, and the server accepted it: only a dry-run
+ *   status update decides status (a create ignores it), and kube-apiserver v1.36.3 accepted
+ *   such values there in this test (seen: v1alpha4 Machine and MachineSet
+ *   `conditions[].lastTransitionTime`, v1beta1 Machine `status.deletion.*Time`). Why is not
+ *   known yet. The codec keeps the CRD schema's verdict (reject) — and only for that field:
+ *   it accepts the same object without it.
  * - a refinement (support/crd-oracle.ts) covering the mutated path, and the codec deciding
  *   exactly as the refined oracle (ajv on the CRD with the refinements) decides this case: a
  *   codec that departs from its documented design at that path is not excused.
@@ -153,6 +160,18 @@ export function explainDivergence(
     codecAccepts(oracle, withoutField(c.value, c.path), strict)
   ) {
     return 'server-prunes-null';
+  }
+  if (
+    server.accepted &&
+    !codecVerdict &&
+    c.kind === 'wrong-type' &&
+    c.path[0] === 'status' &&
+    typeof last === 'string' &&
+    typeof valueAt(c.value, c.path) !== 'string' &&
+    schemaAt(oracle.referenceSchema, c.path)?.format === 'date-time' &&
+    codecAccepts(oracle, withoutField(c.value, c.path), strict)
+  ) {
+    return 'status-update-time';
   }
   const designed = (strict ? oracle.referenceClosed : oracle.reference)(c.value);
   if (codecVerdict !== designed) return undefined;
