@@ -63,6 +63,36 @@ describe('contractVersionFromLabels', () => {
     ).toBe(undefined);
     expect(contractVersionFromLabels(undefined)).toBe(undefined);
   });
+  // A label is input: what it says is written into objects as `<group>/<version>`.
+  it.each([
+    ['a value with a slash is not a version', { [`${g}/v1beta2`]: 'x/y' }, undefined],
+    [
+      'path tricks are skipped, the valid version of the list is kept',
+      { [`${g}/v1beta2`]: 'v1beta1_v1/../v2_v9/x' },
+      'v1beta1',
+    ],
+    [
+      'upper case, spaces and a leading digit are skipped',
+      { [`${g}/v1beta2`]: 'V1_v 2_1v_v1beta2' },
+      'v1beta2',
+    ],
+    [
+      'a longer name than a CRD version may have is skipped',
+      { [`${g}/v1beta2`]: `v${'1'.repeat(63)}_v1beta1` },
+      'v1beta1',
+    ],
+    [
+      'a v1beta2 label with no valid version counts as empty',
+      { [`${g}/v1beta2`]: '_/_', [`${g}/v1beta1`]: 'v1beta1' },
+      'v1beta1',
+    ],
+  ])('%s', (_what, labels, version) => {
+    expect(contractVersionFromLabels(labels)?.version).toBe(version);
+  });
+  it('reads a long hostile label in linear time and keeps only versions', () => {
+    const value = Array.from({ length: 50_000 }, (_, i) => (i % 2 === 0 ? `v${i}/x` : 'a-')).join('_');
+    expect(contractVersionFromLabels({ [`${g}/v1beta2`]: `${value}_v1` })?.version).toBe('v1');
+  });
   it('for the v1beta1 contract reads only the v1beta1 label', () => {
     expect(
       contractVersionFromLabels({ [`${g}/v1beta2`]: 'v1beta2', [`${g}/v1beta1`]: 'v1beta1' }, 'v1beta1'),
@@ -109,6 +139,16 @@ describe('referenceApiVersionsFromCrds', () => {
     expect(lookup('infrastructure.cluster.x-k8s.io', 'Nope')).toBe(undefined);
     expect(lookup('infra.example.com', 'Unlabelled')).toBe(undefined);
     expect(lookup('infra.example.com', 'constructor')).toBe(undefined);
+  });
+
+  it('never answers with a version a hostile label made up; splits kind and group apart', () => {
+    const hostile = referenceApiVersionsFromCrds([
+      crd('evils.infra.example.com', 'infra.example.com', 'Evil', { 'cluster.x-k8s.io/v1beta2': 'x/y' }),
+      crd('a.b.example.com', 'b.example.com', 'A.c', { 'cluster.x-k8s.io/v1beta2': 'v1' }),
+    ]);
+    expect(hostile('infra.example.com', 'Evil')).toBe(undefined);
+    expect(hostile('b.example.com', 'A.c')).toBe('b.example.com/v1');
+    expect(hostile('c.b.example.com', 'A')).toBe(undefined);
   });
 
   it('fills a v1beta2 Machine’s references going down; a stash still wins over the lookup', () => {

@@ -8,6 +8,12 @@
  * label that is present and not empty decides; its newest version, in Kubernetes' version
  * order, is the one. Pure: the CRDs come from the caller (`@capi-kit/client` lists them from
  * a live cluster).
+ *
+ * Labels are input like any other: a version read from one becomes the `<group>/<version>`
+ * written into an object, so only a string that can name a CRD version (a DNS-1035 label,
+ * as the API server requires of `spec.versions[].name`) counts. Upstream takes the label as
+ * it is; here a value such as `x/y` or `v1beta2/../v1` is skipped, and a label with no valid
+ * version counts as an empty one.
  */
 
 /** The fields of a CustomResourceDefinition the lookup reads. */
@@ -67,9 +73,17 @@ export function compareKubeAwareVersions(a: string, b: string): number {
   return pa.minor - pb.minor;
 }
 
+/** What the API server accepts as a CRD version name (apimachinery `IsDNS1035Label`). */
+const dns1035Label = /^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** The versions a contract label lists (`_`-joined), without those that cannot name a version. */
+function labelVersions(value: string): string[] {
+  return value.split('_').filter((v) => dns1035Label.test(v));
+}
+
 /**
  * The version (without group) the contract labels choose for `contract`, or undefined when
- * no compatible contract label is present and non-empty.
+ * no compatible contract label is present with a valid version.
  */
 export function contractVersionFromLabels(
   labels: Readonly<Record<string, string>> | undefined,
@@ -79,8 +93,9 @@ export function contractVersionFromLabels(
   for (const candidate of contracts) {
     const key = `${CONTRACT_LABEL_GROUP}/${candidate}`;
     const value = labels !== undefined && Object.hasOwn(labels, key) ? labels[key] : undefined;
-    if (typeof value !== 'string' || value === '') continue;
-    const versions = value.split('_').sort(compareKubeAwareVersions);
+    const versions = typeof value === 'string' ? labelVersions(value) : [];
+    if (versions.length === 0) continue;
+    versions.sort(compareKubeAwareVersions);
     return { contract: candidate, version: versions.at(-1)! };
   }
   return undefined;
@@ -96,18 +111,21 @@ export function referenceApiVersionsFromCrds(
   crds: readonly ContractCrd[],
   contract: string = CURRENT_CONTRACT,
 ): ReferenceApiVersionLookup {
-  const byGroupKind = new Map<string, ContractCrd[]>();
+  // Keyed by kind and group joined with '/', which neither a kind nor a group name contains
+  // on a real server; the parts are kept apart anyway, so a hostile CRD cannot split wrongly.
+  const byGroupKind = new Map<string, { group: string; kind: string; crds: ContractCrd[] }>();
   for (const crd of crds) {
     const group = crd.spec?.group;
     const kind = crd.spec?.names?.kind;
     if (typeof group !== 'string' || typeof kind !== 'string') continue;
-    const key = `${kind}.${group}`;
-    byGroupKind.set(key, [...(byGroupKind.get(key) ?? []), crd]);
+    const key = `${kind}/${group}`;
+    const entry = byGroupKind.get(key);
+    if (entry === undefined) byGroupKind.set(key, { group, kind, crds: [crd] });
+    else entry.crds.push(crd);
   }
   const chosen = new Map<string, string | undefined>();
-  for (const [key, matches] of byGroupKind) {
-    const [kind, ...group] = key.split('.');
-    const expectedName = `${kind!.toLowerCase()}s.${group.join('.')}`;
+  for (const [key, { group, kind, crds: matches }] of byGroupKind) {
+    const expectedName = `${kind.toLowerCase()}s.${group}`;
     const ordered = [...matches].sort((a, b) => {
       const an = a.metadata?.name ?? '';
       const bn = b.metadata?.name ?? '';
@@ -115,7 +133,7 @@ export function referenceApiVersionsFromCrds(
       return an < bn ? -1 : an > bn ? 1 : 0;
     });
     const found = contractVersionFromLabels(ordered[0]!.metadata?.labels, contract);
-    chosen.set(key, found === undefined ? undefined : `${group.join('.')}/${found.version}`);
+    chosen.set(key, found === undefined ? undefined : `${group}/${found.version}`);
   }
-  return (group, kind) => chosen.get(`${kind}.${group}`);
+  return (group, kind) => chosen.get(`${kind}/${group}`);
 }
