@@ -56,9 +56,11 @@ async function mountedServiceAccount(name: string): Promise<string> {
     namespace: env.namespace,
     body: { spec: { audiences: [], expirationSeconds: 3600 } },
   });
+  const token = request.status?.token;
+  if (token === undefined || token === '') throw new Error(`TokenRequest for ${name} returned no token`);
   const dir = join(scratch, name);
   mkdirSync(dir);
-  writeFileSync(join(dir, 'token'), request.status!.token);
+  writeFileSync(join(dir, 'token'), token);
   writeFileSync(join(dir, 'ca.crt'), clusterCa());
   writeFileSync(join(dir, 'namespace'), env.namespace);
   return dir;
