@@ -52,13 +52,13 @@ export type { ConvertOptions, ResolvedMachineClass } from './run-plugin.js';
 /**
  * The plain field moves of a kind, without stash or plug-ins. `share` returns an object that
  * shares untouched parts with `object` (copy-on-write): only for results that are read and
- * thrown away, never handed to a caller.
+ * thrown away, never handed to a caller. Without `applied`, nothing is reported.
  */
 export function coreConvert(
   object: JsonObject,
   table: KindTable,
   direction: Direction,
-  applied: AppliedMove[] = [],
+  applied?: AppliedMove[],
   share = false,
 ): JsonObject {
   return moveObject(object, table.groups, direction, targetVersion(direction), {
@@ -183,7 +183,7 @@ export function convertKind(
   }
   // What the way back would lose: stash it, minus what a plug-in will make again.
   // (read once by diff, then dropped: it shares structure with `out` and `rest`)
-  const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', [], true);
+  const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', undefined, true);
   let all = diff(rest, back);
   if (stash !== undefined) all = withoutGenerated(all, rest, stash.generated);
   unshare(out, owned, fresh);

@@ -1,15 +1,13 @@
 import {
+  assign,
   clone,
   deepEqual,
-  deletePath,
   dotted,
   getPath,
   isObject,
   type Json,
   type JsonObject,
   type OwnedSet,
-  ownPath,
-  setPath,
 } from './path.js';
 import type { Direction } from './versions.js';
 
@@ -55,10 +53,12 @@ interface PreparedRow {
   readonly move: FieldMove;
   readonly fromLabel: string;
   readonly toLabel: string | undefined;
-  readonly fromPath: readonly string[] | undefined;
+  /** Where the row reads: the container path and the key in it (paths are keys only). */
   readonly fromParent: readonly string[] | undefined;
-  readonly toPath: readonly string[] | undefined;
+  readonly fromKey: string | undefined;
+  /** Where the row writes. */
   readonly toParent: readonly string[] | undefined;
+  readonly toKey: string | undefined;
   readonly inPlace: boolean;
   readonly transform: FieldMove['up'];
   readonly always: boolean;
@@ -93,10 +93,10 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
         move,
         fromLabel: from === undefined ? '(derived)' : joinPath(prefix, from),
         toLabel: to === undefined ? undefined : joinPath(prefix, to),
-        fromPath,
         fromParent: fromPath?.slice(0, -1),
-        toPath,
+        fromKey: fromPath?.at(-1),
         toParent: toPath?.slice(0, -1),
+        toKey: toPath?.at(-1),
         inPlace: from !== undefined && from === to,
         transform: direction === 'up' ? move.up : move.down,
         always: move.evenIfAbsent === direction,
@@ -109,10 +109,64 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
 }
 
 /**
+ * The plain object at `path` in `root`, or undefined when a key is missing or a value on the
+ * way is not a plain object (what `getPath` answers for the container of a key-only path).
+ */
+function objectAt(root: JsonObject, path: readonly string[]): JsonObject | undefined {
+  let current: JsonObject = root;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i]!;
+    if (!Object.hasOwn(current, key)) return undefined;
+    const next = current[key]!;
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) return undefined;
+    current = next;
+  }
+  return current;
+}
+
+/**
+ * The plain object at `path` in `out`, ready to be written: missing objects are created (as
+ * `setPath` does) and, with `owned`, shared ones are copied into the result (as `ownPath`
+ * does). Undefined when a non-object (an array, a scalar) is in the way: nothing is written.
+ */
+function writableObjectAt(
+  out: JsonObject,
+  path: readonly string[],
+  owned: OwnedSet | undefined,
+): JsonObject | undefined {
+  let current: JsonObject = out;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i]!;
+    let child: Json;
+    if (!Object.hasOwn(current, key)) {
+      child = {};
+      assign(current, key, child);
+      owned?.add(child);
+    } else {
+      child = current[key]!;
+      if (child === null || typeof child !== 'object' || Array.isArray(child)) return undefined;
+      if (owned !== undefined && !owned.has(child)) {
+        child = { ...child };
+        assign(current, key, child);
+        owned.add(child);
+      }
+    }
+    current = child;
+  }
+  return current;
+}
+
+/**
  * Applies a move table, in place, to `out` at `prefix` (`''` for the object itself,
  * `spec.template` for a MachineSet's machine template). `source` is the unmoved object the
  * transforms may consult. Rows whose source field is absent do nothing and are not reported.
- * With `owned`, `out` shares structure with `source` and is copied on write (ownPath).
+ * With `owned`, `out` shares structure with `source` and is copied on write. Without
+ * `applied`, nothing is reported (and in-place rows are not compared to find out whether
+ * they changed something): for conversions read and thrown away.
+ *
+ * Each row reaches its field through the container path prepared once (`objectAt`,
+ * `writableObjectAt`), the same walks `getPath`, `ownPath`, `deletePath` and `setPath` make
+ * for key-only paths, without their per-segment index checks.
  */
 export function applyMoves(
   out: JsonObject,
@@ -120,7 +174,7 @@ export function applyMoves(
   moves: readonly FieldMove[],
   direction: Direction,
   prefix = '',
-  applied: AppliedMove[] = [],
+  applied?: AppliedMove[],
   owned?: OwnedSet,
 ): void {
   const root = prefix === '' ? source : getPath(source, dotted(prefix));
@@ -128,23 +182,27 @@ export function applyMoves(
   for (const row of prepare(moves, direction, prefix)) {
     if (row.noop) continue;
     // Rows run in order, each on the result of the ones before it, so rows can chain.
-    const value = row.fromPath === undefined ? undefined : (getPath(out, row.fromPath) as Json | undefined);
+    let value: Json | undefined;
+    if (row.fromKey !== undefined) {
+      const parent = objectAt(out, row.fromParent!);
+      if (parent !== undefined && Object.hasOwn(parent, row.fromKey)) value = parent[row.fromKey];
+    }
     if (value === undefined && !row.always) continue;
     const moved =
-      row.toPath === undefined ? undefined : row.transform === undefined ? value : row.transform(value, root);
+      row.toKey === undefined ? undefined : row.transform === undefined ? value : row.transform(value, root);
     // A row that rewrites a field in place keeps the key where it was (stable output order).
-    if (row.fromPath !== undefined && value !== undefined && !(row.inPlace && moved !== undefined)) {
-      if (owned !== undefined) ownPath(out, row.fromParent!, owned);
-      deletePath(out, row.fromPath);
+    // (`value` defined: every container on the way is a plain object, so this finds it.)
+    if (value !== undefined && !(row.inPlace && moved !== undefined)) {
+      delete writableObjectAt(out, row.fromParent!, owned)![row.fromKey!];
     }
-    if (row.toPath === undefined || moved === undefined) {
-      if (value !== undefined) applied.push({ from: row.fromLabel, note: row.move.note });
+    if (row.toKey === undefined || moved === undefined) {
+      if (value !== undefined) applied?.push({ from: row.fromLabel, note: row.move.note });
       continue;
     }
-    if (owned !== undefined) ownPath(out, row.toParent!, owned);
-    setPath(out, row.toPath, moved);
+    const target = writableObjectAt(out, row.toParent!, owned);
+    if (target !== undefined) assign(target, row.toKey, moved);
     // Rows that rewrite a field in place are reported only when they changed something.
-    if (!row.inPlace || !deepEqual(value, moved)) {
+    if (applied !== undefined && (!row.inPlace || !deepEqual(value, moved))) {
       applied.push({ from: row.fromLabel, to: row.toLabel!, note: row.move.note });
     }
   }
@@ -158,7 +216,7 @@ export interface MoveGroup {
 }
 
 export interface MoveObjectOptions<G extends MoveGroup> {
-  /** Collects what moved. */
+  /** Collects what moved (without it, nothing is reported). */
   readonly applied?: AppliedMove[];
   /**
    * Copy-on-write into this set: the result shares what the rows leave alone with the input
@@ -188,7 +246,7 @@ export function moveObject<G extends MoveGroup>(
   apiVersion: string | undefined,
   options: MoveObjectOptions<G> = {},
 ): JsonObject {
-  const { applied = [], owned, afterGroup } = options;
+  const { applied, owned, afterGroup } = options;
   const out = owned === undefined ? clone(object) : { ...object };
   owned?.add(out);
   for (const group of groups) {

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ConversionError, ConversionFailure } from './errors.js';
-import { clone, getPath, isObject, type JsonObject } from './path.js';
+import { clone, isObject, type JsonObject } from './path.js';
 import type { ObjectReport } from './report.js';
 
 /**
@@ -27,15 +27,19 @@ export interface DocumentConversion {
   readonly reports: readonly ObjectReport[];
 }
 
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** The object's name and namespace, when set (for reports and errors). */
+/**
+ * The object's name and namespace, when set (for reports and errors). Read straight from
+ * `metadata` (it runs several times per converted object: input, report, generated objects).
+ */
 export function identity(object: JsonObject): { name?: string; namespace?: string } {
-  const name = str(getPath(object, ['metadata', 'name']));
-  const namespace = str(getPath(object, ['metadata', 'namespace']));
-  return { ...(name === undefined ? {} : { name }), ...(namespace === undefined ? {} : { namespace }) };
+  const id: { name?: string; namespace?: string } = {};
+  const metadata = Object.hasOwn(object, 'metadata') ? object.metadata : undefined;
+  if (!isObject(metadata)) return id;
+  const name = Object.hasOwn(metadata, 'name') ? metadata.name : undefined;
+  if (typeof name === 'string' && name !== '') id.name = name;
+  const namespace = Object.hasOwn(metadata, 'namespace') ? metadata.namespace : undefined;
+  if (typeof namespace === 'string' && namespace !== '') id.namespace = namespace;
+  return id;
 }
 
 /** An object passed through as it is. */
@@ -75,11 +79,11 @@ export function conversionInput(value: unknown): E.Either<ConversionError, Conve
   if (!isObject(value)) return E.left({ code: 'invalid-object', message: 'is not an object' });
   const apiVersion = value.apiVersion;
   const kind = value.kind;
-  const id = identity(value);
+  // (the identity is read only when something fails)
   const fail = (f: ConversionFailure): ConversionError => ({
     code: 'invalid-object',
     ...(typeof kind === 'string' ? { objectKind: kind } : {}),
-    ...id,
+    ...identity(value),
     ...f,
   });
   if (typeof apiVersion !== 'string' || apiVersion === '')
