@@ -77,8 +77,11 @@ interface CellOwner {
 export class ProviderIDIndex<M> {
   readonly #registry: ProviderIDRegistry;
   readonly #options: ParseOptions;
-  // Slot i: the machine's entry and its identity keys (shared with the registry's memo).
-  readonly #entries: ProviderIDEntry<M>[] = [];
+  // Slot i: the machine's item, its providerID and its identity keys (shared with the
+  // registry's memo). Dense arrays rather than the caller's entry objects: pairing a node
+  // reads two array elements, not an entry object somewhere in the heap.
+  readonly #items: M[] = [];
+  readonly #providerIDs: string[] = [];
   readonly #keys: IdentityKeys[] = [];
   readonly #emptyMachines: M[] = [];
   readonly #owner: CellOwner = { lost: false };
@@ -107,8 +110,9 @@ export class ProviderIDIndex<M> {
     }
     // Before this machine is added: a map made now is made from the machines before it.
     const own = this.#ownMap();
-    const index = this.#entries.length;
-    this.#entries.push(entry);
+    const index = this.#items.length;
+    this.#items.push(entry.item);
+    this.#providerIDs.push(entry.providerID);
     this.#keys.push(id);
     if (own !== undefined) {
       own.set(id.unqualifiedKey, join(own.get(id.unqualifiedKey), index));
@@ -146,7 +150,7 @@ export class ProviderIDIndex<M> {
   }
 
   get size(): number {
-    return this.#entries.length + this.#emptyMachines.length;
+    return this.#items.length + this.#emptyMachines.length;
   }
 
   // The slots of the machines a node with these keys denotes: one slot number, several (an
@@ -165,7 +169,7 @@ export class ProviderIDIndex<M> {
     } else group = own.get(id.unqualifiedKey);
     if (group === undefined) return NONE;
     const keys = this.#keys;
-    const nodeQualified = id.key !== id.unqualifiedKey;
+    const nodeQualified = id.qualified;
     if (typeof group === 'number') {
       if (own !== undefined) machine = keys[group]!;
       // The same string, or an unqualified node, denotes the machine. Otherwise a qualified
@@ -183,13 +187,14 @@ export class ProviderIDIndex<M> {
   /** The machines a single node providerID denotes (several means ambiguous). */
   lookup(nodeProviderID: string): M[] {
     const found = this.#candidates(this.#registry.identityKeys(nodeProviderID, this.#options));
-    if (typeof found === 'number') return found === NONE ? [] : [this.#entries[found]!.item];
-    return found.map((i) => this.#entries[i]!.item);
+    if (typeof found === 'number') return found === NONE ? [] : [this.#items[found]!];
+    return found.map((i) => this.#items[i]!);
   }
 
   /** Matches every node against the indexed machines. */
   match<N>(nodes: Iterable<ProviderIDEntry<N>>): ProviderIDMatchReport<N, M> {
-    const entries = this.#entries;
+    const items = this.#items;
+    const providerIDs = this.#providerIDs;
     const list = Array.isArray(nodes) ? (nodes as readonly ProviderIDEntry<N>[]) : Array.from(nodes);
     const unmatchedNodes: N[] = [];
     // What each node denotes: a slot, NONE, or (at most MULTI) the index MULTI - value of
@@ -197,7 +202,7 @@ export class ProviderIDIndex<M> {
     const claims = new Int32Array(list.length);
     const multi: number[][] = [];
     // How many nodes claim each machine, by slot index.
-    const claimCount = new Uint32Array(entries.length);
+    const claimCount = new Uint32Array(items.length);
     for (let i = 0; i < list.length; i++) {
       const node = list[i]!;
       const found = this.#candidates(this.#registry.identityKeys(node.providerID, this.#options));
@@ -224,18 +229,17 @@ export class ProviderIDIndex<M> {
         const slots = multi[MULTI - found]!;
         ambiguous.push({
           nodes: [node.item],
-          machines: slots.map((m) => entries[m]!.item),
+          machines: slots.map((m) => items[m]!),
           reason: `node providerID '${node.providerID}' denotes ${slots.length} machines`,
         });
         continue;
       }
-      const machine = entries[found]!;
       if (claimCount[found] === 1) {
         matched.push({
           node: node.item,
-          machine: machine.item,
+          machine: items[found]!,
           nodeProviderID: node.providerID,
-          machineProviderID: machine.providerID,
+          machineProviderID: providerIDs[found]!,
         });
         continue;
       }
@@ -243,8 +247,8 @@ export class ProviderIDIndex<M> {
       if (!group) {
         group = {
           nodes: [],
-          machines: [machine.item],
-          reason: `several nodes denote the machine with providerID '${machine.providerID}'`,
+          machines: [items[found]!],
+          reason: `several nodes denote the machine with providerID '${providerIDs[found]!}'`,
         };
         contested.set(found, group);
         ambiguous.push(group);
@@ -252,8 +256,7 @@ export class ProviderIDIndex<M> {
       group.nodes.push(node.item);
     }
     const unmatchedMachines = [...this.#emptyMachines];
-    for (let i = 0; i < entries.length; i++)
-      if (claimCount[i] === 0) unmatchedMachines.push(entries[i]!.item);
+    for (let i = 0; i < items.length; i++) if (claimCount[i] === 0) unmatchedMachines.push(items[i]!);
     return { matched, unmatchedNodes, unmatchedMachines, ambiguous };
   }
 }
@@ -263,4 +266,4 @@ const NONE = -1;
 const MULTI = -2;
 
 // An ID whose key has no qualifier.
-const isBare = (id: IdentityKeys) => id.key === id.unqualifiedKey;
+const isBare = (id: IdentityKeys) => !id.qualified;

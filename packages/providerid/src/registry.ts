@@ -67,6 +67,8 @@ export interface IdentityCell {
 export interface IdentityKeys {
   readonly key: string;
   readonly unqualifiedKey: string;
+  /** Whether `key` has a qualifier (differs from `unqualifiedKey`); kept so the index tests a flag, not two strings. */
+  readonly qualified: boolean;
   /** Whether the string is empty or only white space (it identifies no instance). */
   readonly blank: boolean;
   readonly cell: IdentityCell;
@@ -82,6 +84,7 @@ class MemoKeys implements IdentityKeys, IdentityCell {
   group: number | number[] | undefined = undefined;
   lone: IdentityKeys | undefined = undefined;
   readonly cell: IdentityCell;
+  readonly qualified: boolean;
 
   constructor(
     readonly key: string,
@@ -90,6 +93,7 @@ class MemoKeys implements IdentityKeys, IdentityCell {
     cell: IdentityCell | undefined,
   ) {
     this.cell = cell ?? this;
+    this.qualified = key !== unqualifiedKey;
   }
 }
 
