@@ -40,7 +40,11 @@ export function getPath(value: unknown, path: Path): unknown {
       current = current[part];
     } else {
       if (!isObject(current)) return undefined;
-      current = Object.hasOwn(current, part) ? current[part] : undefined;
+      // Most rows ask for fields the object lacks: an absent field needs one lookup, and
+      // only a present one is checked for being the object's own (not Object.prototype's).
+      const next: unknown = current[part];
+      if (next === undefined || !Object.hasOwn(current, part)) return undefined;
+      current = next;
     }
   }
   return current;
@@ -170,15 +174,19 @@ export interface OwnedSet {
  * Copy-on-write: makes every container on `path` (the containers holding its last segment
  * included) an object of the result, copying shared ones shallowly. Objects in `owned`
  * already belong to the result. Lets a throw-away conversion share everything it does not
- * touch with its input.
+ * touch with its input. `length` stops after that many segments (the parent of a path
+ * without slicing it).
  */
-export function ownPath(root: JsonObject, path: Path, owned: OwnedSet): void {
+export function ownPath(root: JsonObject, path: Path, owned: OwnedSet, length = path.length): void {
   let current: Json = root;
-  for (const part of path) {
+  for (let i = 0; i < length; i++) {
+    const part = path[i]!;
     const container = current as Record<string | number, Json>;
     const child: Json | undefined = container[part];
-    // (an inherited `__proto__` is an object too: only own children count)
-    if (child === null || typeof child !== 'object' || !Object.hasOwn(container, part)) return;
+    if (child === null || typeof child !== 'object') return;
+    // Of what plain objects and arrays inherit, only `__proto__` is an object (functions are
+    // not): only that key needs the own-property check.
+    if (part === '__proto__' && !Object.hasOwn(container, part)) return;
     let mine: Json = child;
     if (!owned.has(child)) {
       mine = Array.isArray(child) ? [...child] : { ...child };

@@ -108,8 +108,13 @@ export function findPlugin(
   plugins: readonly ConversionPlugin[],
   value: JsonObject,
 ): ConversionPlugin | undefined {
-  const { apiVersion, kind } = providerSpecType(value);
-  return plugins.find((p) => p.handles.some((h) => h.apiVersion === apiVersion && h.kind === kind));
+  // Plain loops over the fields: this runs once per converted Machine, MachineSet and MachineDeployment.
+  const { apiVersion, kind } = value;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
+  for (const plugin of plugins) {
+    for (const h of plugin.handles) if (h.apiVersion === apiVersion && h.kind === kind) return plugin;
+  }
+  return undefined;
 }
 
 /**

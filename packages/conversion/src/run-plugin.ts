@@ -55,10 +55,54 @@ export interface ConvertOptions {
   readonly findCluster?: (name: string, namespace: string | undefined) => ClusterInfo | undefined;
 }
 
-function clusterNameLabel(object: JsonObject, at: string): string | undefined {
-  const [v1alpha1Label] = LABEL_RENAMES[0]!;
-  const own = str(getPath(object, [...dotted(at), 'metadata', 'labels', v1alpha1Label]));
-  return own ?? str(getPath(object, ['metadata', 'labels', v1alpha1Label]));
+const [V1ALPHA1_CLUSTER_LABEL] = LABEL_RENAMES[0]!;
+const OBJECT_CLUSTER_LABEL_PATH = ['metadata', 'labels', V1ALPHA1_CLUSTER_LABEL];
+
+/**
+ * The paths runPlugin reads and writes for one kind table, made once per table (they depend
+ * only on `table.infrastructure.at`), so a conversion builds none of them.
+ */
+interface PluginPaths {
+  readonly spec: readonly string[];
+  readonly infrastructureRef: readonly string[];
+  readonly bootstrap: readonly string[];
+  readonly providerSpec: readonly string[];
+  readonly versions: readonly string[];
+  readonly providerID: readonly string[];
+  /** The cluster-name label of the template (`at`) itself. */
+  readonly clusterLabel: readonly string[];
+  /** `formatPath(providerSpec)`, for messages and the report. */
+  readonly where: string;
+  readonly whereValue: string;
+}
+
+const pluginPathsCache = new WeakMap<KindTable, PluginPaths>();
+
+function pluginPaths(table: KindTable): PluginPaths {
+  let paths = pluginPathsCache.get(table);
+  if (paths === undefined) {
+    const base = dotted(table.infrastructure.at);
+    const spec = [...base, 'spec'];
+    const providerSpec = [...spec, 'providerSpec'];
+    const where = formatPath(providerSpec);
+    paths = {
+      spec,
+      infrastructureRef: [...spec, 'infrastructureRef'],
+      bootstrap: [...spec, 'bootstrap'],
+      providerSpec,
+      versions: [...spec, 'versions'],
+      providerID: [...spec, 'providerID'],
+      clusterLabel: [...base, ...OBJECT_CLUSTER_LABEL_PATH],
+      where,
+      whereValue: `${where}.value`,
+    };
+    pluginPathsCache.set(table, paths);
+  }
+  return paths;
+}
+
+function clusterNameLabel(object: JsonObject, paths: PluginPaths): string | undefined {
+  return str(getPath(object, paths.clusterLabel)) ?? str(getPath(object, OBJECT_CLUSTER_LABEL_PATH));
 }
 
 interface PluginStep {
@@ -80,23 +124,22 @@ export function runPlugin(
   options: ConvertOptions,
   owned?: OwnedSet,
 ): E.Either<ConversionFailure, PluginStep> {
-  const { role, at, required } = table.infrastructure;
-  const base = dotted(at);
+  const { role, required } = table.infrastructure;
+  const paths = pluginPaths(table);
   const step: PluginStep = { generated: [], objects: [], moves: [], warnings: [] };
-  const specPath = [...base, 'spec'];
+  const specPath = paths.spec;
   // A MachineSet without a template, or a template without a spec, stamps out nothing.
   if (!isObject(getPath(source, specPath))) return E.right(step);
-  const hasRef = getPath(out, [...specPath, 'infrastructureRef']) !== undefined;
-  const hasBootstrap = getPath(out, [...specPath, 'bootstrap']) !== undefined;
-  const providerSpecPath = [...specPath, 'providerSpec'];
-  const providerSpec = getPath(source, providerSpecPath);
-  const where = formatPath(providerSpecPath);
+  const hasRef = getPath(out, paths.infrastructureRef) !== undefined;
+  const hasBootstrap = getPath(out, paths.bootstrap) !== undefined;
+  const providerSpec = getPath(source, paths.providerSpec);
+  const where = paths.where;
   if (hasRef && (hasBootstrap || !required)) return E.right(step);
 
   const { name, namespace } = objectName(source);
   const ps = isObject(providerSpec) ? providerSpec : undefined;
   let value: JsonObject | undefined;
-  let valueSource = `${where}.value`;
+  let valueSource = paths.whereValue;
   if (ps !== undefined && isObject(ps.value)) {
     value = ps.value;
   } else if (ps !== undefined && isObject(ps.valueFrom) && isObject(ps.valueFrom.machineClass)) {
@@ -123,12 +166,12 @@ export function runPlugin(
   } else {
     return E.left({
       path: where,
-      message: `has neither value nor valueFrom.machineClass, so there is nothing to build the required ${formatPath([...specPath, 'infrastructureRef'])} and ${formatPath([...specPath, 'bootstrap'])} from`,
+      message: `has neither value nor valueFrom.machineClass, so there is nothing to build the required ${formatPath(paths.infrastructureRef)} and ${formatPath(paths.bootstrap)} from`,
     });
   }
 
   // Errors about the value point at it when inline, at the reference when it came from a class.
-  const inline = valueSource === `${where}.value`;
+  const inline = valueSource === paths.whereValue;
   const valuePath = inline ? valueSource : where;
   const plugins = options.plugins ?? [];
   const plugin = findPlugin(plugins, value);
@@ -153,11 +196,11 @@ export function runPlugin(
   if (role === 'cluster') {
     result = plugin.cluster({ owner, providerSpec: value, providerSpecSource: valueSource });
   } else {
-    const clusterName = clusterNameLabel(source, at);
+    const clusterName = clusterNameLabel(source, paths);
     const cluster = clusterName === undefined ? undefined : options.findCluster?.(clusterName, namespace);
-    const versions = getPath(source, [...specPath, 'versions']) as Json | undefined;
+    const versions = getPath(source, paths.versions) as Json | undefined;
     const version = versionsUp(versions);
-    const providerID = str(getPath(source, [...specPath, 'providerID']));
+    const providerID = str(getPath(source, paths.providerID));
     const input: MachinePluginInput = {
       owner,
       providerSpec: value,
@@ -181,7 +224,7 @@ export function runPlugin(
   const output = result.right;
   if (owned !== undefined) ownPath(out, specPath, owned);
   if (!hasRef) {
-    const path = [...specPath, 'infrastructureRef'];
+    const path = [...paths.infrastructureRef];
     const ref = { ...output.infrastructureRef } as JsonObject;
     setPath(out, path, ref);
     step.generated.push({ path, value: ref });
@@ -194,7 +237,7 @@ export function runPlugin(
         message: `${plugin.name} plug-in made no bootstrap config, which v1alpha2 requires`,
       });
     }
-    const path = [...specPath, 'bootstrap'];
+    const path = [...paths.bootstrap];
     const bootstrap = { configRef: { ...output.bootstrap.configRef } } as JsonObject;
     setPath(out, path, bootstrap);
     step.generated.push({ path, value: bootstrap });

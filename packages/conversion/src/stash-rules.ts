@@ -320,9 +320,11 @@ export function checkEntry(
   if (entry.value === undefined && entry.base === undefined) {
     return checkLeaf(entry.path, rules);
   }
+  // One working copy of the path for both walks: checkLeaves restores it on return.
+  const at = [...entry.path];
   return (
-    checkLeaves(entry.value, [...entry.path], true, rules, objectNamespace) ??
-    checkLeaves(entry.base, [...entry.path], false, rules, objectNamespace)
+    checkLeaves(entry.value, at, true, rules, objectNamespace) ??
+    checkLeaves(entry.base, at, false, rules, objectNamespace)
   );
 }
 
@@ -371,11 +373,13 @@ export function checkGenerated(
   generated: readonly { readonly path: readonly string[] }[],
   rules: StashRules,
 ): StashRefusal | undefined {
-  const seen = new Set<string>();
+  // A known path equals one of the hop's generated paths: that path's index says which, so
+  // "listed twice" is a repeated index (no key to build per path).
+  const seen = new Set<number>();
   for (const g of generated) {
-    const key = JSON.stringify(g.path);
-    const known = rules.generated.some((p) => p.length === g.path.length && isPrefix(p, g.path));
-    if (!known || seen.has(key)) {
+    const index = rules.generated.findIndex((p) => p.length === g.path.length && isPrefix(p, g.path));
+    const known = index !== -1;
+    if (!known || seen.has(index)) {
       return refuse(
         'stash-generated-path',
         g.path,
@@ -384,7 +388,7 @@ export function checkGenerated(
           : 'is not a field a conversion plug-in fills in, so a stash may not list it as generated',
       );
     }
-    seen.add(key);
+    seen.add(index);
   }
   return undefined;
 }

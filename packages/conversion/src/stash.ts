@@ -110,7 +110,7 @@ export function applyStash(
       skipped.push(entry);
       continue;
     }
-    if (owned !== undefined) ownPath(target, entry.path.slice(0, -1), owned);
+    if (owned !== undefined) ownPath(target, entry.path, owned, entry.path.length - 1);
     if (entry.value === undefined) deletePath(target, entry.path);
     else {
       setPath(target, entry.path, entry.value); // entries are freshly decoded: no copy needed
@@ -138,47 +138,56 @@ export function withoutGenerated(
   return entries.filter((e) => !prefixes.coversPath(e.path));
 }
 
+/**
+ * One `patch` item as written: `p`, then `v` and `b` when present. Built as literals (no
+ * spreads) so every item of a shape shares one hidden class, which JSON.stringify's fast
+ * path serialises without property lookups.
+ */
+function patchItem(e: StashEntry): { p: readonly string[]; v?: Json; b?: Json } {
+  if (e.value === undefined) return e.base === undefined ? { p: e.path } : { p: e.path, b: e.base };
+  return e.base === undefined ? { p: e.path, v: e.value } : { p: e.path, v: e.value, b: e.base };
+}
+
+/** The annotation text: one JSON.stringify of a plain structure built for it. */
 function encodeStash(stash: Stash): string {
-  const payload: Record<string, unknown> = {
+  const patch = new Array<ReturnType<typeof patchItem>>(stash.entries.length);
+  for (let i = 0; i < patch.length; i++) patch[i] = patchItem(stash.entries[i]!);
+  const payload: { restores: string; patch: unknown[]; generated?: unknown[]; created?: string } = {
     restores: stash.restores,
-    patch: stash.entries.map((e) => ({
-      p: e.path,
-      ...(e.value === undefined ? {} : { v: e.value }),
-      ...(e.base === undefined ? {} : { b: e.base }),
-    })),
+    patch,
   };
-  if (stash.generated !== undefined && stash.generated.length > 0) {
-    payload.generated = stash.generated.map((g) => ({ p: g.path, v: g.value }));
+  const generated = stash.generated;
+  if (generated !== undefined && generated.length > 0) {
+    const items = new Array<{ p: readonly string[]; v: Json }>(generated.length);
+    for (let i = 0; i < items.length; i++) items[i] = { p: generated[i]!.path, v: generated[i]!.value };
+    payload.generated = items;
   }
   if (stash.created !== undefined) payload.created = stash.created;
   return JSON.stringify(payload);
 }
 
 function isPath(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((p) => typeof p === 'string');
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+  return true;
 }
 
 /**
  * Whether parsed JSON nests arrays and objects deeper than `limit` (the depth the text's
- * brackets have, as `jsonDepthExceeds` counts it). An explicit stack, no recursion: safe on
- * any depth. Stops as soon as it passes `limit`.
+ * brackets have, as `jsonDepthExceeds` counts it). Recursion stops one level past `limit`,
+ * so the stack it uses is bounded by `limit` whatever the input (no explicit stack to
+ * allocate, and no per-object array of values).
  */
 function valueDepthExceeds(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false;
-  const stack: unknown[] = [value];
-  const depths: number[] = [1];
-  while (stack.length > 0) {
-    const node = stack.pop() as object;
-    const depth = depths.pop()!;
-    if (depth > limit) return true;
-    const children = Array.isArray(node) ? node : Object.values(node);
-    for (const child of children) {
-      if (child !== null && typeof child === 'object') {
-        stack.push(child);
-        depths.push(depth + 1);
-      }
-    }
+  if (limit <= 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (valueDepthExceeds(value[i], limit - 1)) return true;
+    return false;
   }
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  for (let i = 0; i < keys.length; i++) if (valueDepthExceeds(object[keys[i]!], limit - 1)) return true;
   return false;
 }
 
@@ -201,11 +210,18 @@ function decodeStash(text: string): E.Either<string, Stash> {
   const entries: StashEntry[] = [];
   for (const item of raw.patch) {
     if (!isObject(item) || !isPath(item.p)) return E.left('has a patch entry without a path');
-    entries.push({
-      path: item.p,
-      ...(Object.hasOwn(item, 'v') ? { value: item.v! } : {}),
-      ...(Object.hasOwn(item, 'b') ? { base: item.b! } : {}),
-    });
+    const hasValue = Object.hasOwn(item, 'v');
+    const hasBase = Object.hasOwn(item, 'b');
+    // Literals, not spreads: one hidden class per shape for the checks and applyStash.
+    entries.push(
+      hasValue
+        ? hasBase
+          ? { path: item.p, value: item.v!, base: item.b! }
+          : { path: item.p, value: item.v! }
+        : hasBase
+          ? { path: item.p, base: item.b! }
+          : { path: item.p },
+    );
   }
   const generated: { path: string[]; value: Json }[] = [];
   if (raw.generated !== undefined) {
@@ -231,6 +247,10 @@ function decodeStash(text: string): E.Either<string, Stash> {
 /** Where the stash lives in an object, for refusals. */
 export const STASH_PATH = formatPath(['metadata', 'annotations', CONVERSION_DATA_ANNOTATION]);
 
+function malformed(why: string): StashRefusal {
+  return { code: 'stash-malformed', path: STASH_PATH, message: why };
+}
+
 /**
  * Splits an object into its stash (if it carries one) and a copy without the annotation.
  * Fails when the annotation is present but unreadable, too large or too deep. (What the
@@ -239,13 +259,9 @@ export const STASH_PATH = formatPath(['metadata', 'annotations', CONVERSION_DATA
 export function takeStash(object: JsonObject): E.Either<StashRefusal, { stash?: Stash; rest: JsonObject }> {
   const text = getPath(object, ['metadata', 'annotations', CONVERSION_DATA_ANNOTATION]);
   if (text === undefined) return E.right({ rest: object });
-  const malformed = (why: string): StashRefusal => ({
-    code: 'stash-malformed',
-    path: STASH_PATH,
-    message: why,
-  });
   if (typeof text !== 'string') return E.left(malformed('is not a string'));
-  const bytes = Buffer.byteLength(text, 'utf8');
+  // UTF-8 takes at most three bytes per UTF-16 unit: a short text needs no byte count.
+  const bytes = text.length * 3 <= MAX_ANNOTATIONS_BYTES ? 0 : Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_ANNOTATIONS_BYTES) {
     return E.left({
       code: 'stash-too-large',
