@@ -2,13 +2,13 @@
  * The provider plug-in step of going up: where v1alpha1 kept a providerSpec, a plug-in makes
  * the v1alpha2 infrastructure and bootstrap objects and the references to them.
  */
-import { objectName } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import { versionsUp } from './common-moves.js';
 import type { ConversionFailure } from './errors.js';
 import type { KindTable } from './kind-table.js';
 import { LABEL_RENAMES } from './metadata.js';
 import type { AppliedMove } from './moves.js';
+import { identity } from './object-conversion.js';
 import {
   dotted,
   formatPath,
@@ -136,7 +136,7 @@ export function runPlugin(
   const where = paths.where;
   if (hasRef && (hasBootstrap || !required)) return E.right(step);
 
-  const { name, namespace } = objectName(source);
+  const { name, namespace } = identity(source);
   const ps = isObject(providerSpec) ? providerSpec : undefined;
   let value: JsonObject | undefined;
   let valueSource = paths.whereValue;

@@ -233,11 +233,20 @@ function aboveAllowed(path: readonly string[], rules: StashRules): boolean {
   return rules.allowed.length > 0;
 }
 
-/** Checks one path a stash would change against the fixed rules and the hop's move table. */
-function checkLeaf(path: readonly string[], rules: StashRules): StashRefusal | undefined {
+/**
+ * Checks one path a stash would change against the fixed rules and the hop's move table.
+ * `suspect` and `under`, when the caller knows them from the path's prefix, spare the
+ * per-leaf work: `suspect` is `mayBeForbidden(path)`, `under` true says `underAllowed(path)`.
+ */
+function checkLeaf(
+  path: readonly string[],
+  rules: StashRules,
+  suspect = mayBeForbidden(path),
+  under = false,
+): StashRefusal | undefined {
   if (path.length === 0)
     return refuse('stash-identity', path, 'a stash entry may not replace the whole object');
-  if (mayBeForbidden(path))
+  if (suspect)
     for (const rule of FORBIDDEN) {
       if (!matches(rule, path)) continue;
       if (rule.exemptable && rules.exempt?.some((p) => isPrefix(p, path))) continue;
@@ -250,7 +259,7 @@ function checkLeaf(path: readonly string[], rules: StashRules): StashRefusal | u
       'a stash may only change fields under metadata, spec or status',
     );
   }
-  if (!underAllowed(path, rules)) {
+  if (!under && !underAllowed(path, rules)) {
     return refuse(
       'stash-outside-moves',
       path,
@@ -320,11 +329,16 @@ export function checkEntry(
   if (entry.value === undefined && entry.base === undefined) {
     return checkLeaf(entry.path, rules);
   }
-  // One working copy of the path for both walks: checkLeaves restores it on return.
+  // One working copy of the path for both walks: checkLeaves restores it on return. What the
+  // entry's own path says about its leaves is found once: every leaf under an allowed path
+  // is allowed, and only segments below the entry can make a leaf suspect.
   const at = [...entry.path];
+  const known = at.length > 0;
+  const suspect = known ? mayBeForbidden(at) : undefined;
+  const under = known && underAllowed(at, rules);
   return (
-    checkLeaves(entry.value, at, true, rules, objectNamespace) ??
-    checkLeaves(entry.base, at, false, rules, objectNamespace)
+    checkLeaves(entry.value, at, true, rules, objectNamespace, suspect, under) ??
+    checkLeaves(entry.base, at, false, rules, objectNamespace, suspect, under)
   );
 }
 
@@ -332,7 +346,8 @@ export function checkEntry(
  * Checks every leaf of `value` at `at` (mutated on the way, restored on return): where an
  * entry writes (`writes`) or removes it. Arrays, scalars and empty objects are leaves. Stops
  * at the first refusal. Plain recursion, no callbacks: this runs for every leaf of every
- * stash entry, every conversion.
+ * stash entry, every conversion. `suspect` (undefined: unknown) is whether a forbidden rule
+ * may match `at`, kept up to date segment by segment; `under`: `at` is under an allowed path.
  */
 function checkLeaves(
   value: Json | undefined,
@@ -340,6 +355,8 @@ function checkLeaves(
   writes: boolean,
   rules: StashRules,
   objectNamespace: string | undefined,
+  suspect: boolean | undefined,
+  under: boolean,
 ): StashRefusal | undefined {
   if (value === undefined) return undefined;
   if (isObject(value)) {
@@ -347,7 +364,8 @@ function checkLeaves(
     if (keys.length > 0) {
       for (const key of keys) {
         at.push(key);
-        const refusal = checkLeaves(value[key], at, writes, rules, objectNamespace);
+        const deeper = suspect === undefined ? undefined : suspect || ANYWHERE_FIRST.has(key);
+        const refusal = checkLeaves(value[key], at, writes, rules, objectNamespace, deeper, under);
         at.pop();
         if (refusal !== undefined) return refusal;
       }
@@ -356,7 +374,9 @@ function checkLeaves(
   }
   // An empty object on the way to a field the hop moves is a container, not data: the way
   // back may need to put back (or take away) `spec.template: {}`.
-  const refusal = isEmptyContainerOnTheWay(at, value, rules) ? undefined : checkLeaf(at, rules);
+  const refusal = isEmptyContainerOnTheWay(at, value, rules)
+    ? undefined
+    : checkLeaf(at, rules, suspect ?? mayBeForbidden(at), under);
   if (refusal !== undefined) return refusal;
   if (writes && isReferenceNamespace(at) && value !== objectNamespace) {
     return refuse(

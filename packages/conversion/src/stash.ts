@@ -5,6 +5,7 @@ import {
   formatPath,
   getPath,
   isObject,
+  isPrefix,
   type Json,
   type JsonObject,
   type OwnedSet,
@@ -122,6 +123,9 @@ export function applyStash(
   return { applied, skipped };
 }
 
+/** Up to this many generated paths, withoutGenerated compares paths directly. */
+const FEW_GENERATED = 8;
+
 /**
  * Drops entries under plug-in generated paths while those fields still hold generated values.
  * Linear in entries + generated paths (PathPrefixes), not their product.
@@ -132,8 +136,15 @@ export function withoutGenerated(
   generated: Stash['generated'],
 ): StashEntry[] {
   if (generated === undefined || generated.length === 0) return [...entries];
-  const intact = generated.every((g) => deepEqual(getPath(object, g.path), g.value));
-  if (!intact) return [...entries];
+  for (const g of generated) if (!deepEqual(getPath(object, g.path), g.value)) return [...entries];
+  // A checked stash lists each of its hop's few generated paths at most once: comparing
+  // every entry with each is linear too, and builds no trie.
+  if (generated.length <= FEW_GENERATED) {
+    return entries.filter((e) => {
+      for (const g of generated) if (isPrefix(g.path, e.path)) return false;
+      return true;
+    });
+  }
   const prefixes = new PathPrefixes(generated.map((g) => g.path));
   return entries.filter((e) => !prefixes.coversPath(e.path));
 }

@@ -38,8 +38,11 @@ export const awsMachineConsumedFields = ['kubeadmConfiguration', 'additionalUser
 
 /** CAPA `Files` {path, owner, permissions, content} are KubeadmConfig `files` as they are. */
 function files(value: unknown): JsonObject[] {
-  return Array.isArray(value) ? value.filter(isObject) : [];
+  return Array.isArray(value) ? value.filter(isObject) : NO_FILES;
 }
+
+/** (shared, never written: kubeadmSpec copies what it keeps) */
+const NO_FILES: JsonObject[] = [];
 
 function kubeadmParts(input: MachinePluginInput, warnings: string[]): KubeadmParts {
   if (input.controlPlane && input.clusterName !== undefined && input.cluster === undefined) {
@@ -47,13 +50,12 @@ function kubeadmParts(input: MachinePluginInput, warnings: string[]): KubeadmPar
       `Cluster ${input.clusterName} is not in this manifest: its clusterConfiguration and additionalUserDataFiles are not in the KubeadmConfig`,
     );
   }
+  const clusterFiles = files(input.cluster?.providerSpec?.additionalUserDataFiles);
+  const machineFiles = files(input.providerSpec.additionalUserDataFiles);
   return {
     ...kubeadmConfigurationParts(input),
     // Upstream carried only the cluster's files; the machine's own list is kept too.
-    files: [
-      ...files(input.cluster?.providerSpec?.additionalUserDataFiles),
-      ...files(input.providerSpec.additionalUserDataFiles),
-    ],
+    files: clusterFiles.length === 0 ? machineFiles : [...clusterFiles, ...machineFiles],
   };
 }
 
