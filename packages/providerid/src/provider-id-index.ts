@@ -70,9 +70,9 @@ interface CellOwner {
  * machines again in a map of its own and answers from there. Cells hold slot numbers and
  * their owner's token (see CellOwner), never the index itself.
  *
- * Machines are kept in parallel arrays (entry, keys) rather than an object per machine:
- * building the index allocates nothing per machine beyond the memo's first sight of a
- * string.
+ * Machines are kept in parallel arrays (item, providerID, keys) rather than an object per
+ * machine: building the index allocates nothing per machine beyond the memo's first sight
+ * of a string, and from an array of machines the arrays are made at their final size.
  */
 export class ProviderIDIndex<M> {
   readonly #registry: ProviderIDRegistry;
@@ -80,9 +80,11 @@ export class ProviderIDIndex<M> {
   // Slot i: the machine's item, its providerID and its identity keys (shared with the
   // registry's memo). Dense arrays rather than the caller's entry objects: pairing a node
   // reads two array elements, not an entry object somewhere in the heap.
-  readonly #items: M[] = [];
-  readonly #providerIDs: string[] = [];
-  readonly #keys: IdentityKeys[] = [];
+  #items: M[] = [];
+  #providerIDs: string[] = [];
+  #keys: IdentityKeys[] = [];
+  // Slots filled; the arrays may be longer while the constructor fills them.
+  #count = 0;
   readonly #emptyMachines: M[] = [];
   readonly #owner: CellOwner = { lost: false };
   readonly #generation: number;
@@ -97,7 +99,17 @@ export class ProviderIDIndex<M> {
     this.#registry = registry;
     this.#options = options;
     this.#generation = registry.memoGeneration;
-    for (const machine of machines) this.add(machine);
+    // From an array the slots are made at once, at most one per machine (blank IDs take
+    // none), and cut to those filled: no copying while they grow. `add` writes at #count,
+    // so the two ways fill the same slots.
+    if (Array.isArray(machines)) {
+      const n = machines.length;
+      this.#items = new Array(n);
+      this.#providerIDs = new Array(n);
+      this.#keys = new Array(n);
+      for (let i = 0; i < n; i++) this.add(machines[i] as ProviderIDEntry<M>);
+      this.#items.length = this.#providerIDs.length = this.#keys.length = this.#count;
+    } else for (const machine of machines) this.add(machine);
   }
 
   /** Indexes one machine. */
@@ -110,10 +122,10 @@ export class ProviderIDIndex<M> {
     }
     // Before this machine is added: a map made now is made from the machines before it.
     const own = this.#ownMap();
-    const index = this.#items.length;
-    this.#items.push(entry.item);
-    this.#providerIDs.push(entry.providerID);
-    this.#keys.push(id);
+    const index = this.#count++;
+    this.#items[index] = entry.item;
+    this.#providerIDs[index] = entry.providerID;
+    this.#keys[index] = id;
     if (own !== undefined) {
       own.set(id.unqualifiedKey, join(own.get(id.unqualifiedKey), index));
       return;
@@ -140,7 +152,7 @@ export class ProviderIDIndex<M> {
     ) {
       const own = new Map<string, Group>();
       const keys = this.#keys;
-      for (let i = 0; i < keys.length; i++) {
+      for (let i = 0; i < this.#count; i++) {
         const unqualified = keys[i]!.unqualifiedKey;
         own.set(unqualified, join(own.get(unqualified), i));
       }
@@ -150,7 +162,7 @@ export class ProviderIDIndex<M> {
   }
 
   get size(): number {
-    return this.#items.length + this.#emptyMachines.length;
+    return this.#count + this.#emptyMachines.length;
   }
 
   // The slots of the machines a node with these keys denotes: one slot number, several (an
@@ -217,7 +229,9 @@ export class ProviderIDIndex<M> {
       }
     }
 
-    const matched: MatchedPair<N, M>[] = [];
+    // Sized for every node and cut to the pairs written: no copies while it grows.
+    const matched: MatchedPair<N, M>[] = new Array(list.length);
+    let paired = 0;
     const ambiguous: ProviderIDMatchReport<N, M>['ambiguous'] = [];
     // Nodes sharing a contested machine are grouped under that machine's first claim.
     const contested = new Map<number, { nodes: N[]; machines: M[]; reason: string }>();
@@ -235,12 +249,12 @@ export class ProviderIDIndex<M> {
         continue;
       }
       if (claimCount[found] === 1) {
-        matched.push({
+        matched[paired++] = {
           node: node.item,
           machine: items[found]!,
           nodeProviderID: node.providerID,
           machineProviderID: providerIDs[found]!,
-        });
+        };
         continue;
       }
       let group = contested.get(found);
@@ -255,6 +269,7 @@ export class ProviderIDIndex<M> {
       }
       group.nodes.push(node.item);
     }
+    matched.length = paired;
     const unmatchedMachines = [...this.#emptyMachines];
     for (let i = 0; i < items.length; i++) if (claimCount[i] === 0) unmatchedMachines.push(items[i]!);
     return { matched, unmatchedNodes, unmatchedMachines, ambiguous };

@@ -198,3 +198,67 @@ describe('ProviderIDIndex.match', () => {
     );
   });
 });
+
+describe('ProviderIDIndex built from an array, from any iterable, or one add at a time', () => {
+  // An array of machines is filed into slots made at its size at once (cut afterwards to
+  // the slots filled); any other iterable, and add(), grow the slots one by one. Both must
+  // give the same index. The pool mixes IDs that collide in every way the index cares
+  // about with hostile strings (key separators, control characters, blank ones).
+  const HOSTILE_IDS = [
+    '%',
+    '@',
+    '|',
+    'foo://a@b|c/%2F',
+    'foo://a%40b',
+    ' \t',
+    '\u0000',
+    'num://',
+    '://',
+    'a'.repeat(300),
+  ];
+  const id = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...COLLIDING_IDS, ...HOSTILE_IDS) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+  );
+  const ids = fc.array(id, { maxLength: 12 });
+  const asEntries = (list: readonly string[], tag: string) =>
+    list.map((providerID, i) => ({ providerID, item: `${tag}${i}` }));
+  function* generate<T>(list: readonly T[]) {
+    yield* list;
+  }
+
+  it('answers the same, also when the registry forgets its memo while the array is filed', () => {
+    fc.assert(
+      fc.property(ids, ids, fc.option(fc.nat(12)), (machineIDs, nodeIDs, forgetAt) => {
+        const machines = asEntries(machineIDs, 'm');
+        const nodes = asEntries(nodeIDs, 'n');
+        const fresh = () => createProviderIDRegistry([numbered, regional]);
+        const fromIterable = new ProviderIDIndex(fresh(), generate(machines));
+        const oneByOne = new ProviderIDIndex<string>(fresh());
+        for (const machine of machines) oneByOne.add(machine);
+        // Reading machine `forgetAt` registers a grammar: the memo starts afresh, so the
+        // index stops trusting the cells and files what is left in a map of its own.
+        const shared = fresh();
+        const read = new Proxy(machines, {
+          get(target, key, receiver) {
+            if (forgetAt !== null && key === String(forgetAt))
+              shared.register({ ...numbered, cloud: 'late', schemes: ['late'] });
+            return Reflect.get(target, key, receiver);
+          },
+        });
+        const fromArray = new ProviderIDIndex(shared, read);
+        const expected = fromIterable.match(nodes);
+        for (const index of [fromArray, oneByOne]) {
+          expect(index.size).toBe(machines.length);
+          const report = index.match(nodes);
+          expect(report).toEqual(expected);
+          // No holes left where slots or pairs were made ahead.
+          expect(Object.keys(report.matched)).toHaveLength(report.matched.length);
+          for (const node of nodeIDs) expect(index.lookup(node)).toEqual(fromIterable.lookup(node));
+        }
+        expect(Object.keys(expected.matched)).toHaveLength(expected.matched.length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
