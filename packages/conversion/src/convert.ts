@@ -84,7 +84,9 @@ export function checkShape(object: JsonObject): ConversionFailure | undefined {
     const map = metadata[key];
     if (map === undefined || map === null) continue;
     if (!isObject(map)) return { path: `metadata.${key}`, message: 'must be a map of strings' };
-    for (const [k, v] of Object.entries(map)) {
+    // (keys, not entries: this runs on every object, and the annotations hold the stash)
+    for (const k of Object.keys(map)) {
+      const v = map[k];
       if (typeof v !== 'string') {
         return { path: `metadata.${key}.${k}`, message: `must be a string, not ${JSON.stringify(v)}` };
       }

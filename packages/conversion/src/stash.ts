@@ -66,19 +66,28 @@ export function diff(original: JsonObject, base: JsonObject): StashEntry[] {
   return out;
 }
 
+// `at` is one path stack for the whole walk (copied only into an entry); `base` is walked for
+// keys `original` lacks only when it has more keys than the two share.
 function diffInto(original: JsonObject, base: JsonObject, at: string[], out: StashEntry[]): void {
+  let shared = 0;
   for (const key of Object.keys(original)) {
     const o = original[key]!;
     if (!Object.hasOwn(base, key)) {
       out.push({ path: [...at, key], value: o });
       continue;
     }
+    shared++;
     const b = base[key]!;
     if (o === b) continue;
-    if (isObject(o) && isObject(b)) diffInto(o, b, [...at, key], out);
-    else if (!deepEqual(o, b)) out.push({ path: [...at, key], value: o, base: b });
+    if (isObject(o) && isObject(b)) {
+      at.push(key);
+      diffInto(o, b, at, out);
+      at.pop();
+    } else if (!deepEqual(o, b)) out.push({ path: [...at, key], value: o, base: b });
   }
-  for (const key of Object.keys(base)) {
+  const baseKeys = Object.keys(base);
+  if (baseKeys.length === shared) return;
+  for (const key of baseKeys) {
     if (!Object.hasOwn(original, key)) out.push({ path: [...at, key], base: base[key]! });
   }
 }
