@@ -48,15 +48,34 @@ export function moveProviderFields(
 ): ProviderFieldResult {
   const object: JsonObject = {};
   const moves: { from: string; to: string }[] = [];
-  for (const row of table) {
-    const v = getPath(value, dotted(row.from)) as Json | undefined;
+  for (const { row, from, to } of fieldPaths(table)) {
+    const v = getPath(value, from) as Json | undefined;
     if (v === undefined) continue;
     const mapped = row.map === undefined ? v : row.map(v);
     if (mapped === undefined) continue;
-    setPath(object, dotted(row.to), clone(mapped));
+    setPath(object, to, clone(mapped));
     moves.push({ from: row.from, to: `${label} ${reportPrefix}${row.to}` });
   }
   return { object, moves };
+}
+
+/** A table row with its dotted paths parsed. */
+interface FieldPaths {
+  readonly row: ProviderFieldMove;
+  readonly from: readonly string[];
+  readonly to: readonly string[];
+}
+
+// Plug-ins pass module-constant tables: each is parsed once.
+const fieldPathsCache = new WeakMap<readonly ProviderFieldMove[], readonly FieldPaths[]>();
+
+function fieldPaths(table: readonly ProviderFieldMove[]): readonly FieldPaths[] {
+  let rows = fieldPathsCache.get(table);
+  if (rows === undefined) {
+    rows = table.map((row) => ({ row, from: dotted(row.from), to: dotted(row.to) }));
+    fieldPathsCache.set(table, rows);
+  }
+  return rows;
 }
 
 /**
@@ -114,11 +133,11 @@ export function noHomeWarnings(fields: readonly string[], source: string): strin
 }
 
 function meta(name: string, namespace: string | undefined, clusterName: string | undefined): JsonObject {
-  return {
-    name,
-    ...(namespace === undefined ? {} : { namespace }),
-    ...(clusterName === undefined ? {} : { labels: { [V1ALPHA2_CLUSTER_NAME_LABEL]: clusterName } }),
-  };
+  // (fields added in order, without spreads: this runs for every generated object)
+  const metadata: JsonObject = { name };
+  if (namespace !== undefined) metadata.namespace = namespace;
+  if (clusterName !== undefined) metadata.labels = { [V1ALPHA2_CLUSTER_NAME_LABEL]: clusterName };
+  return metadata;
 }
 
 /** The kubeadm parts of a v1alpha1 providerSpec, wherever the provider kept them. */
@@ -145,11 +164,11 @@ export function kubeadmConfigurationParts(input: MachinePluginInput): KubeadmPar
   const init = isObject(kubeadm) ? kubeadm.init : undefined;
   const join = isObject(kubeadm) ? kubeadm.join : undefined;
   const clusterConfiguration = input.cluster?.providerSpec?.clusterConfiguration;
-  return {
-    ...(isObject(init) ? { init } : {}),
-    ...(isObject(join) ? { join } : {}),
-    ...(input.controlPlane && isObject(clusterConfiguration) ? { clusterConfiguration } : {}),
-  };
+  const parts: { -readonly [K in keyof KubeadmParts]: KubeadmParts[K] } = {};
+  if (isObject(init)) parts.init = init;
+  if (isObject(join)) parts.join = join;
+  if (input.controlPlane && isObject(clusterConfiguration)) parts.clusterConfiguration = clusterConfiguration;
+  return parts;
 }
 
 /**
@@ -272,11 +291,10 @@ export function clusterNamed(input: ClusterPluginInput): Named {
 
 /** A Machine's (or machine template's) generated objects: named after it, labelled with its cluster. */
 export function machineNamed(input: MachinePluginInput): Named {
-  return {
-    name: input.owner.name,
-    ...(input.owner.namespace === undefined ? {} : { namespace: input.owner.namespace }),
-    ...(input.clusterName === undefined ? {} : { clusterName: input.clusterName }),
-  };
+  const named: { name: string; namespace?: string; clusterName?: string } = { name: input.owner.name };
+  if (input.owner.namespace !== undefined) named.namespace = input.owner.namespace;
+  if (input.clusterName !== undefined) named.clusterName = input.clusterName;
+  return named;
 }
 
 /**
@@ -341,17 +359,18 @@ export interface MachineParts {
  */
 export function machineOutput(input: MachinePluginInput, kind: string, parts: MachineParts): PluginResult {
   const { at, spec } = parts;
-  const moves = [...parts.moves];
+  const moves = parts.moves.slice();
   if (input.providerID !== undefined) {
     spec.providerID = input.providerID;
     moves.push({ from: '(Machine spec.providerID)', to: `${labelOf(kind, at)} spec.providerID` });
   }
+  moves.push({ from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfig', at)} spec` });
   const bootstrap = kubeadmConfig(at, parts.bootstrap);
   return pluginOk({
     infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, kind, at.name, at.namespace),
     bootstrap: { configRef: bootstrap.ref },
     objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, spec), bootstrap.object],
-    moves: [...moves, { from: 'kubeadmConfiguration', to: `${labelOf('KubeadmConfig', at)} spec` }],
+    moves,
     warnings: parts.warnings,
   });
 }

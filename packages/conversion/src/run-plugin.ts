@@ -25,6 +25,7 @@ import {
   type ConversionPlugin,
   findPlugin,
   type MachinePluginInput,
+  type OwnerInfo,
   type PluginResult,
   providerSpecType,
 } from './plugins.js';
@@ -191,7 +192,8 @@ export function runPlugin(
       message: 'is required: the generated provider objects are named after it',
     });
   }
-  const owner = { kind: table.kind, name, ...(namespace === undefined ? {} : { namespace }) };
+  const owner: { -readonly [K in keyof OwnerInfo]: OwnerInfo[K] } = { kind: table.kind, name };
+  if (namespace !== undefined) owner.namespace = namespace;
   let result: PluginResult;
   if (role === 'cluster') {
     result = plugin.cluster({ owner, providerSpec: value, providerSpecSource: valueSource });
@@ -201,16 +203,17 @@ export function runPlugin(
     const versions = getPath(source, paths.versions) as Json | undefined;
     const version = versionsUp(versions);
     const providerID = str(getPath(source, paths.providerID));
-    const input: MachinePluginInput = {
+    // (optional fields added one by one, without spreads: this runs for every object going up)
+    const input: { -readonly [K in keyof MachinePluginInput]: MachinePluginInput[K] } = {
       owner,
       providerSpec: value,
       providerSpecSource: valueSource,
-      controlPlane: str(getPath(versions, ['controlPlane'])) !== undefined,
-      ...(clusterName === undefined ? {} : { clusterName }),
-      ...(cluster === undefined ? {} : { cluster }),
-      ...(typeof version === 'string' ? { version } : {}),
-      ...(providerID === undefined ? {} : { providerID }),
+      controlPlane: isObject(versions) && str(versions.controlPlane) !== undefined,
     };
+    if (clusterName !== undefined) input.clusterName = clusterName;
+    if (cluster !== undefined) input.cluster = cluster;
+    if (typeof version === 'string') input.version = version;
+    if (providerID !== undefined) input.providerID = providerID;
     result = role === 'machine' ? plugin.machine(input) : plugin.machineTemplate(input);
   }
   if (E.isLeft(result)) {
@@ -245,6 +248,11 @@ export function runPlugin(
   for (const m of output.moves) {
     step.moves.push({ from: `${valueSource}.${m.from}`, to: m.to, note: `${plugin.name} plug-in` });
   }
-  step.warnings.push(...output.warnings);
-  return E.right({ ...step, objects: output.objects });
+  for (const warning of output.warnings) step.warnings.push(warning);
+  return E.right({
+    generated: step.generated,
+    objects: output.objects,
+    moves: step.moves,
+    warnings: step.warnings,
+  });
 }

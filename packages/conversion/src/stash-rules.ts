@@ -435,6 +435,18 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
+/**
+ * Whether `text` holds more than `limit` opening brackets (`{` and `[`, in strings too). Each
+ * level of nesting needs one of its own, so text with at most `limit` of them cannot nest
+ * deeper than `limit`. A few native searches: much cheaper than walking the parsed value.
+ */
+export function openingBracketsExceed(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > limit) return true;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > limit) return true;
+  return false;
+}
+
 /** The size the API server counts for an object's annotations: keys and values in UTF-8 bytes. */
 export function annotationsBytes(annotations: unknown): number {
   if (!isObject(annotations)) return 0;

@@ -17,6 +17,7 @@ import {
   jsonDepthExceeds,
   MAX_ANNOTATIONS_BYTES,
   MAX_STASH_DEPTH,
+  openingBracketsExceed,
   type StashRefusal,
 } from './stash-rules.js';
 
@@ -223,7 +224,9 @@ function decodeStash(text: string): E.Either<string, Stash> {
   } catch {
     return E.left(jsonDepthExceeds(text, MAX_STASH_DEPTH) ? tooDeep : 'is not JSON');
   }
-  if (valueDepthExceeds(raw, MAX_STASH_DEPTH)) return E.left(tooDeep);
+  // (a stash with few brackets cannot be deep: only one with many is walked)
+  if (openingBracketsExceed(text, MAX_STASH_DEPTH) && valueDepthExceeds(raw, MAX_STASH_DEPTH))
+    return E.left(tooDeep);
   if (!isObject(raw) || typeof raw.restores !== 'string' || !Array.isArray(raw.patch)) {
     return E.left('is not a conversion stash (expected {"restores": …, "patch": […]})');
   }

@@ -10,7 +10,7 @@ import {
   V1ALPHA2,
 } from '../src/index.js';
 import type { JsonObject } from '../src/path.js';
-import { MAX_ANNOTATIONS_BYTES } from '../src/stash-rules.js';
+import { MAX_ANNOTATIONS_BYTES, MAX_STASH_DEPTH } from '../src/stash-rules.js';
 
 // A stash is data from whoever could annotate the object. These are the attacks from issue
 // #12: each converted with exit 0 before the stash was checked against the move table.
@@ -176,6 +176,21 @@ describe('the conversion stash is data, not instructions', () => {
     const deep = `{"restores":"${V1ALPHA1}","patch":[{"p":["spec","taints"],"v":${'['.repeat(20_000)}${']'.repeat(20_000)}}]}`;
     const error = refusal(down(v2Machine(deep)));
     expect(error.code).toBe('stash-too-deep');
+  });
+
+  it('bounds the nesting at exactly MAX_STASH_DEPTH levels, however many brackets its strings hold', () => {
+    // The stash object, `patch` and the entry are three levels; `v` adds `levels` more.
+    const nested = (levels: number, text = '') =>
+      `{"restores":"${V1ALPHA1}","patch":[{"p":["spec","taints"],"v":${'['.repeat(levels)}${JSON.stringify(text)}${']'.repeat(levels)}}]}`;
+    const code = (stash: string) => {
+      const result = down(v2Machine(stash));
+      return E.isLeft(result) ? result.left.code : undefined;
+    };
+    expect(code(nested(MAX_STASH_DEPTH - 3))).not.toBe('stash-too-deep');
+    expect(code(nested(MAX_STASH_DEPTH - 2))).toBe('stash-too-deep');
+    // Brackets inside strings are no nesting (the bracket count alone would say deep).
+    expect(code(nested(1, '[{'.repeat(MAX_STASH_DEPTH)))).not.toBe('stash-too-deep');
+    expect(code(nested(MAX_STASH_DEPTH - 3, '[{'.repeat(MAX_STASH_DEPTH)))).not.toBe('stash-too-deep');
   });
 
   it('refuses a stash over 256 KiB, naming its size', () => {
