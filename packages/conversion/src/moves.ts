@@ -51,8 +51,6 @@ function joinPath(prefix: string, path: string): string {
 /** A row as one direction and root prefix read it, with its paths parsed once. */
 interface PreparedRow {
   readonly move: FieldMove;
-  readonly fromLabel: string;
-  readonly toLabel: string | undefined;
   /** Where the row reads: the container path and the key in it (paths are keys only). */
   readonly fromParent: readonly string[] | undefined;
   readonly fromKey: string | undefined;
@@ -60,6 +58,13 @@ interface PreparedRow {
   readonly toParent: readonly string[] | undefined;
   readonly toKey: string | undefined;
   readonly inPlace: boolean;
+  /**
+   * What the report says when the row moves a value (`moveReport`, rows with a target) or
+   * drops it: made once per row and frozen (`AppliedMove` is read-only), so reports share
+   * them instead of allocating one per object.
+   */
+  readonly moveReport: AppliedMove | undefined;
+  readonly dropReport: AppliedMove;
   readonly transform: FieldMove['up'];
   readonly always: boolean;
   /**
@@ -89,10 +94,15 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
       const to = direction === 'up' ? move.v1alpha2 : move.v1alpha1;
       const fromPath = from === undefined ? undefined : dotted(joinPath(prefix, from));
       const toPath = to === undefined ? undefined : dotted(joinPath(prefix, to));
+      const fromLabel = from === undefined ? '(derived)' : joinPath(prefix, from);
+      const toLabel = to === undefined ? undefined : joinPath(prefix, to);
       return {
         move,
-        fromLabel: from === undefined ? '(derived)' : joinPath(prefix, from),
-        toLabel: to === undefined ? undefined : joinPath(prefix, to),
+        moveReport:
+          toLabel === undefined
+            ? undefined
+            : Object.freeze({ from: fromLabel, to: toLabel, note: move.note }),
+        dropReport: Object.freeze({ from: fromLabel, note: move.note }),
         fromParent: fromPath?.slice(0, -1),
         fromKey: fromPath?.at(-1),
         toParent: toPath?.slice(0, -1),
@@ -196,14 +206,14 @@ export function applyMoves(
       delete writableObjectAt(out, row.fromParent!, owned)![row.fromKey!];
     }
     if (row.toKey === undefined || moved === undefined) {
-      if (value !== undefined) applied?.push({ from: row.fromLabel, note: row.move.note });
+      if (value !== undefined) applied?.push(row.dropReport);
       continue;
     }
     const target = writableObjectAt(out, row.toParent!, owned);
     if (target !== undefined) assign(target, row.toKey, moved);
     // Rows that rewrite a field in place are reported only when they changed something.
     if (applied !== undefined && (!row.inPlace || !deepEqual(value, moved))) {
-      applied.push({ from: row.fromLabel, to: row.toLabel!, note: row.move.note });
+      applied.push(row.moveReport!);
     }
   }
 }
