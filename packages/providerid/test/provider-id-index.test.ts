@@ -261,4 +261,34 @@ describe('ProviderIDIndex built from an array, from any iterable, or one add at 
       { numRuns: 3000 },
     );
   });
+
+  it('matches the same when the registry forgets its memo while the nodes are read', () => {
+    // Reading node `forgetAt` registers a grammar: the nodes after it get fresh memo
+    // entries and cells that no index filed, so the index must notice mid-match and answer
+    // from a map of its own, as an index alone on its registry answers.
+    fc.assert(
+      fc.property(ids, ids, fc.nat(12), (machineIDs, nodeIDs, forgetAt) => {
+        const machines = asEntries(machineIDs, 'm');
+        const nodes = asEntries(nodeIDs, 'n');
+        const fresh = () => createProviderIDRegistry([numbered, regional]);
+        const alone = new ProviderIDIndex(fresh(), machines);
+        const expected = alone.match(nodes);
+        const shared = fresh();
+        const index = new ProviderIDIndex(shared, machines);
+        let forgotten = false;
+        const read = new Proxy(nodes, {
+          get(target, key, receiver) {
+            if (key === String(forgetAt) && !forgotten) {
+              forgotten = true;
+              shared.register({ ...numbered, cloud: 'late', schemes: ['late'] });
+            }
+            return Reflect.get(target, key, receiver);
+          },
+        });
+        expect(index.match(read)).toEqual(expected);
+        for (const node of nodeIDs) expect(index.lookup(node)).toEqual(alone.lookup(node));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
