@@ -234,6 +234,7 @@ export function unshare(node: JsonObject | Json[], owned: OwnedSet, fresh?: Read
     const child = node[key];
     if (child === null || typeof child !== 'object') continue;
     if (owned.has(child)) unshare(child, owned, fresh);
-    else if (fresh === undefined || !fresh.has(child)) assign(node, key, clone(child));
+    // (`key` is an own data property of `node`, `__proto__` too: plain assignment writes it)
+    else if (fresh === undefined || !fresh.has(child)) node[key] = clone(child);
   }
 }

@@ -52,11 +52,11 @@ function kubeadmParts(input: MachinePluginInput, warnings: string[]): KubeadmPar
   }
   const clusterFiles = files(input.cluster?.providerSpec?.additionalUserDataFiles);
   const machineFiles = files(input.providerSpec.additionalUserDataFiles);
-  return {
-    ...kubeadmConfigurationParts(input),
-    // Upstream carried only the cluster's files; the machine's own list is kept too.
-    files: clusterFiles.length === 0 ? machineFiles : [...clusterFiles, ...machineFiles],
-  };
+  // (a fresh object from kubeadmConfigurationParts: completed in place, not spread)
+  const parts: { -readonly [K in keyof KubeadmParts]: KubeadmParts[K] } = kubeadmConfigurationParts(input);
+  // Upstream carried only the cluster's files; the machine's own list is kept too.
+  parts.files = clusterFiles.length === 0 ? machineFiles : [...clusterFiles, ...machineFiles];
+  return parts;
 }
 
 /** The AWSMachine(Template) spec fields and KubeadmConfig spec; `kind` and `reportPrefix` label the moves. */
