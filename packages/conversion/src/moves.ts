@@ -54,6 +54,9 @@ interface PreparedRow {
   /** Where the row reads: the container path and the key in it (paths are keys only). */
   readonly fromParent: readonly string[] | undefined;
   readonly fromKey: string | undefined;
+  /** `fromParent` as its own container path and key (undefined when it is the root). */
+  readonly fromGrandparent: readonly string[] | undefined;
+  readonly fromParentKey: string | undefined;
   /** Where the row writes. */
   readonly toParent: readonly string[] | undefined;
   readonly toKey: string | undefined;
@@ -105,6 +108,8 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
         dropReport: Object.freeze({ from: fromLabel, note: move.note }),
         fromParent: fromPath?.slice(0, -1),
         fromKey: fromPath?.at(-1),
+        fromGrandparent: fromPath !== undefined && fromPath.length > 1 ? fromPath.slice(0, -2) : undefined,
+        fromParentKey: fromPath !== undefined && fromPath.length > 1 ? fromPath.at(-2) : undefined,
         toParent: toPath?.slice(0, -1),
         toKey: toPath?.at(-1),
         inPlace: from !== undefined && from === to,
@@ -166,6 +171,33 @@ function writableObjectAt(
   return current;
 }
 
+/** A copy of `object` without `key`, its other keys in their order. */
+function copyWithout(object: JsonObject, key: string): JsonObject {
+  const copy: JsonObject = {};
+  for (const k of Object.keys(object)) if (k !== key) assign(copy, k, object[k]!);
+  return copy;
+}
+
+/**
+ * Removes the row's source key from `out` (every container on the way is a
+ * plain object: the row just read the key there). The container is replaced by a copy
+ * without the key rather than `delete`d from: V8 turns an object that loses a property other
+ * than its last into a slow dictionary object, and every later read, copy and serialisation
+ * of it (the stash's conversion back, `unshare`, the caller's JSON.stringify) pays for that.
+ */
+function removeKey(out: JsonObject, row: PreparedRow, owned: OwnedSet | undefined): void {
+  const key = row.fromKey!;
+  const name = row.fromParentKey;
+  if (name === undefined) {
+    delete out[key]; // (the root itself cannot be replaced; no table moves a top-level key)
+    return;
+  }
+  const parent = writableObjectAt(out, row.fromGrandparent!, owned)!;
+  const copy = copyWithout(parent[name] as JsonObject, key);
+  assign(parent, name, copy);
+  owned?.add(copy);
+}
+
 /**
  * Applies a move table, in place, to `out` at `prefix` (`''` for the object itself,
  * `spec.template` for a MachineSet's machine template). `source` is the unmoved object the
@@ -203,7 +235,7 @@ export function applyMoves(
     // A row that rewrites a field in place keeps the key where it was (stable output order).
     // (`value` defined: every container on the way is a plain object, so this finds it.)
     if (value !== undefined && !(row.inPlace && moved !== undefined)) {
-      delete writableObjectAt(out, row.fromParent!, owned)![row.fromKey!];
+      removeKey(out, row, owned);
     }
     if (row.toKey === undefined || moved === undefined) {
       if (value !== undefined) applied?.push(row.dropReport);
