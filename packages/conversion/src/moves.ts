@@ -179,11 +179,11 @@ function copyWithout(object: JsonObject, key: string): JsonObject {
 }
 
 /**
- * Removes the row's source key from `out` (every container on the way is a
- * plain object: the row just read the key there). The container is replaced by a copy
- * without the key rather than `delete`d from: V8 turns an object that loses a property other
- * than its last into a slow dictionary object, and every later read, copy and serialisation
- * of it (the stash's conversion back, `unshare`, the caller's JSON.stringify) pays for that.
+ * Removes the row's source key from `out` (every container on the way is a plain object: the
+ * row just read the key there). The container is replaced by a copy without the key rather
+ * than `delete`d from: V8 turns an object that loses a property other than its last into a
+ * slow dictionary object, and every later read, copy and serialisation of it (the stash's
+ * conversion back, `unshare`, the caller's JSON.stringify) pays for that.
  */
 function removeKey(out: JsonObject, row: PreparedRow, owned: OwnedSet | undefined): void {
   const key = row.fromKey!;
