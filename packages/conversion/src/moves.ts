@@ -61,6 +61,8 @@ interface PreparedRow {
   readonly toParent: readonly string[] | undefined;
   readonly toKey: string | undefined;
   readonly inPlace: boolean;
+  /** The row renames a key inside one container (below the root): see `renameKey`. */
+  readonly renames: boolean;
   /**
    * What the report says when the row moves a value (`moveReport`, rows with a target) or
    * drops it: made once per row and frozen (`AppliedMove` is read-only), so reports share
@@ -113,6 +115,13 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
         toParent: toPath?.slice(0, -1),
         toKey: toPath?.at(-1),
         inPlace: from !== undefined && from === to,
+        renames:
+          fromPath !== undefined &&
+          toPath !== undefined &&
+          from !== to &&
+          fromPath.length > 1 &&
+          fromPath.length === toPath.length &&
+          fromPath.slice(0, -1).every((key, i) => key === toPath[i]),
         transform: direction === 'up' ? move.up : move.down,
         always: move.evenIfAbsent === direction,
         noop: from !== undefined && from === to && (direction === 'up' ? move.up : move.down) === undefined,
@@ -199,6 +208,30 @@ function removeKey(out: JsonObject, row: PreparedRow, owned: OwnedSet | undefine
 }
 
 /**
+ * Renames the row's source key to its target key, in place: the container is replaced by a
+ * copy holding `moved` under the target key where the source key was, so a round trip
+ * (`versions` → `version` → `versions`) gives back the keys in their order. False, with
+ * nothing changed, when the container already holds the target key: the row then falls back
+ * to remove and write (the target's value is overwritten where it stands).
+ */
+function renameKey(out: JsonObject, row: PreparedRow, moved: Json, owned: OwnedSet | undefined): boolean {
+  const parent = writableObjectAt(out, row.fromGrandparent!, owned)!;
+  const name = row.fromParentKey!;
+  const container = parent[name] as JsonObject;
+  const to = row.toKey!;
+  if (Object.hasOwn(container, to)) return false;
+  const from = row.fromKey!;
+  const copy: JsonObject = {};
+  for (const k of Object.keys(container)) {
+    if (k === from) assign(copy, to, moved);
+    else assign(copy, k, container[k]!);
+  }
+  assign(parent, name, copy);
+  owned?.add(copy);
+  return true;
+}
+
+/**
  * Applies a move table, in place, to `out` at `prefix` (`''` for the object itself,
  * `spec.template` for a MachineSet's machine template). `source` is the unmoved object the
  * transforms may consult. Rows whose source field is absent do nothing and are not reported.
@@ -232,6 +265,10 @@ export function applyMoves(
     if (value === undefined && !row.always) continue;
     const moved =
       row.toKey === undefined ? undefined : row.transform === undefined ? value : row.transform(value, root);
+    if (row.renames && value !== undefined && moved !== undefined && renameKey(out, row, moved, owned)) {
+      applied?.push(row.moveReport!);
+      continue;
+    }
     // A row that rewrites a field in place keeps the key where it was (stable output order).
     // (`value` defined: every container on the way is a plain object, so this finds it.)
     if (value !== undefined && !(row.inPlace && moved !== undefined)) {
