@@ -5,6 +5,7 @@ import {
   dotted,
   getPath,
   isObject,
+  isPrefix,
   type Json,
   type JsonObject,
   type OwnedSet,
@@ -61,7 +62,7 @@ interface PreparedRow {
   readonly toParent: readonly string[] | undefined;
   readonly toKey: string | undefined;
   readonly inPlace: boolean;
-  /** The row renames a key inside one container (below the root): see `renameKey`. */
+  /** The row renames a key inside one container (below the root): see `removeKey`. */
   readonly renames: boolean;
   /**
    * What the report says when the row moves a value (`moveReport`, rows with a target) or
@@ -121,7 +122,7 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
           from !== to &&
           fromPath.length > 1 &&
           fromPath.length === toPath.length &&
-          fromPath.slice(0, -1).every((key, i) => key === toPath[i]),
+          isPrefix(fromPath.slice(0, -1), toPath),
         transform: direction === 'up' ? move.up : move.down,
         always: move.evenIfAbsent === direction,
         noop: from !== undefined && from === to && (direction === 'up' ? move.up : move.down) === undefined,
@@ -180,55 +181,36 @@ function writableObjectAt(
   return current;
 }
 
-/** A copy of `object` without `key`, its other keys in their order. */
-function copyWithout(object: JsonObject, key: string): JsonObject {
-  const copy: JsonObject = {};
-  for (const k of Object.keys(object)) if (k !== key) assign(copy, k, object[k]!);
-  return copy;
-}
-
 /**
  * Removes the row's source key from `out` (every container on the way is a plain object: the
  * row just read the key there). The container is replaced by a copy without the key rather
  * than `delete`d from: V8 turns an object that loses a property other than its last into a
  * slow dictionary object, and every later read, copy and serialisation of it (the stash's
  * conversion back, `unshare`, the caller's JSON.stringify) pays for that.
+ *
+ * With `renamed` (a row that renames a key inside its container), the copy holds that value
+ * under the row's target key where the source key was, so a round trip (`versions` →
+ * `version` → `versions`) gives back the keys in their order; true when it did. Not when the
+ * container already holds the target key: the row then writes it where it stands.
  */
-function removeKey(out: JsonObject, row: PreparedRow, owned: OwnedSet | undefined): void {
+function removeKey(out: JsonObject, row: PreparedRow, owned: OwnedSet | undefined, renamed?: Json): boolean {
   const key = row.fromKey!;
   const name = row.fromParentKey;
   if (name === undefined) {
     delete out[key]; // (the root itself cannot be replaced; no table moves a top-level key)
-    return;
+    return false;
   }
   const parent = writableObjectAt(out, row.fromGrandparent!, owned)!;
-  const copy = copyWithout(parent[name] as JsonObject, key);
-  assign(parent, name, copy);
-  owned?.add(copy);
-}
-
-/**
- * Renames the row's source key to its target key, in place: the container is replaced by a
- * copy holding `moved` under the target key where the source key was, so a round trip
- * (`versions` → `version` → `versions`) gives back the keys in their order. False, with
- * nothing changed, when the container already holds the target key: the row then falls back
- * to remove and write (the target's value is overwritten where it stands).
- */
-function renameKey(out: JsonObject, row: PreparedRow, moved: Json, owned: OwnedSet | undefined): boolean {
-  const parent = writableObjectAt(out, row.fromGrandparent!, owned)!;
-  const name = row.fromParentKey!;
   const container = parent[name] as JsonObject;
-  const to = row.toKey!;
-  if (Object.hasOwn(container, to)) return false;
-  const from = row.fromKey!;
+  const rename = renamed !== undefined && !Object.hasOwn(container, row.toKey!);
   const copy: JsonObject = {};
   for (const k of Object.keys(container)) {
-    if (k === from) assign(copy, to, moved);
-    else assign(copy, k, container[k]!);
+    if (k !== key) assign(copy, k, container[k]!);
+    else if (rename) assign(copy, row.toKey!, renamed!);
   }
   assign(parent, name, copy);
   owned?.add(copy);
-  return true;
+  return rename;
 }
 
 /**
@@ -265,14 +247,13 @@ export function applyMoves(
     if (value === undefined && !row.always) continue;
     const moved =
       row.toKey === undefined ? undefined : row.transform === undefined ? value : row.transform(value, root);
-    if (row.renames && value !== undefined && moved !== undefined && renameKey(out, row, moved, owned)) {
-      applied?.push(row.moveReport!);
-      continue;
-    }
     // A row that rewrites a field in place keeps the key where it was (stable output order).
     // (`value` defined: every container on the way is a plain object, so this finds it.)
     if (value !== undefined && !(row.inPlace && moved !== undefined)) {
-      removeKey(out, row, owned);
+      if (removeKey(out, row, owned, row.renames ? moved : undefined)) {
+        applied?.push(row.moveReport!);
+        continue;
+      }
     }
     if (row.toKey === undefined || moved === undefined) {
       if (value !== undefined) applied?.push(row.dropReport);
