@@ -233,16 +233,7 @@ export class ProviderIDRegistry {
     }
     const fields = grammar.parse(split, named);
     if (isLeft(fields)) return fields.left;
-    const identity = grammar.identity(fields.right);
-    const unqualified = unqualifiedKey(identity);
-    return new ParsedID(
-      input,
-      grammar,
-      fields.right,
-      identity,
-      withQualifier(unqualified, identity),
-      unqualified,
-    );
+    return new ParsedID(input, grammar, fields.right);
   }
 
   /**
@@ -372,25 +363,36 @@ export class ProviderIDRegistry {
 class ParsedID implements ParsedProviderID {
   readonly cloud: string;
   readonly scheme: string;
-  #canonical: string | undefined;
+  // Identity, keys and canonical string are made on first read, like `canonical`: a parse
+  // that only wants the fields (the CLI's `parse`, validation) builds none of them.
+  #identity: InstanceIdentity | undefined;
+  #key: string | undefined;
   // Kept for identify() and the index; not part of the parsed ID's data (nor of its JSON).
-  readonly #unqualifiedKey: string;
+  #unqualifiedKey: string | undefined;
+  #canonical: string | undefined;
 
   constructor(
     readonly input: string,
     private readonly grammar: CloudProviderIDGrammar,
     readonly fields: ProviderIDFields,
-    readonly identity: InstanceIdentity,
-    readonly key: string,
-    unqualifiedKey: string,
   ) {
     this.cloud = grammar.cloud;
     this.scheme = fields.scheme;
-    this.#unqualifiedKey = unqualifiedKey;
+  }
+
+  get identity(): InstanceIdentity {
+    if (this.#identity === undefined) this.#identity = this.grammar.identity(this.fields);
+    return this.#identity;
   }
 
   get unqualifiedKey(): string {
+    if (this.#unqualifiedKey === undefined) this.#unqualifiedKey = unqualifiedKey(this.identity);
     return this.#unqualifiedKey;
+  }
+
+  get key(): string {
+    if (this.#key === undefined) this.#key = withQualifier(this.unqualifiedKey, this.identity);
+    return this.#key;
   }
 
   get canonical(): string {

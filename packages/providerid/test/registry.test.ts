@@ -23,6 +23,28 @@ describe('ProviderIDRegistry.parse', () => {
     );
   });
 
+  it('builds the identity and keys on first read, once', () => {
+    let calls = 0;
+    const counting = createProviderIDRegistry([
+      {
+        ...numbered,
+        identity: (fields) => {
+          calls++;
+          return numbered.identity(fields);
+        },
+      },
+    ]);
+    const result = counting.parse('num://007');
+    if (!isRight(result)) throw new Error('expected num://007 to parse');
+    expect(calls).toBe(0);
+    const parsed = result.right;
+    expect(parsed.key).toBe('numbered|7');
+    expect(parsed.identity).toEqual({ space: 'numbered', parts: ['7'] });
+    expect(JSON.parse(JSON.stringify(parsed))).toMatchObject({ key: 'numbered|7', canonical: 'num://007' });
+    expect(counting.identify('num://007').key).toBe('numbered|7');
+    expect(calls).toBe(2); // once for the parsed ID above, once for identify's own parse
+  });
+
   it('types its errors', () => {
     const kinds = (input: string, cloud?: string) => {
       const r = parse(input, cloud);
