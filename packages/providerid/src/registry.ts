@@ -363,8 +363,8 @@ export class ProviderIDRegistry {
 class ParsedID implements ParsedProviderID {
   readonly cloud: string;
   readonly scheme: string;
-  // Identity, keys and canonical string are made on first read, like `canonical`: a parse
-  // that only wants the fields (the CLI's `parse`, validation) builds none of them.
+  // Identity, keys and canonical string are made on first read: a caller that wants only
+  // the verdict or the fields builds none of them (matching reads the keys at once).
   #identity: InstanceIdentity | undefined;
   #key: string | undefined;
   // Kept for identify() and the index; not part of the parsed ID's data (nor of its JSON).
