@@ -102,6 +102,9 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
       const toPath = to === undefined ? undefined : dotted(joinPath(prefix, to));
       const fromLabel = from === undefined ? '(derived)' : joinPath(prefix, from);
       const toLabel = to === undefined ? undefined : joinPath(prefix, to);
+      const fromParent = fromPath?.slice(0, -1);
+      const toParent = toPath?.slice(0, -1);
+      const transform = direction === 'up' ? move.up : move.down;
       return {
         move,
         moveReport:
@@ -109,23 +112,24 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
             ? undefined
             : Object.freeze({ from: fromLabel, to: toLabel, note: move.note }),
         dropReport: Object.freeze({ from: fromLabel, note: move.note }),
-        fromParent: fromPath?.slice(0, -1),
+        fromParent,
         fromKey: fromPath?.at(-1),
         fromGrandparent: fromPath !== undefined && fromPath.length > 1 ? fromPath.slice(0, -2) : undefined,
         fromParentKey: fromPath !== undefined && fromPath.length > 1 ? fromPath.at(-2) : undefined,
-        toParent: toPath?.slice(0, -1),
+        toParent,
         toKey: toPath?.at(-1),
         inPlace: from !== undefined && from === to,
+        // (same container: parents of one length, one a prefix of the other, are equal)
         renames:
-          fromPath !== undefined &&
-          toPath !== undefined &&
           from !== to &&
-          fromPath.length > 1 &&
-          fromPath.length === toPath.length &&
-          isPrefix(fromPath.slice(0, -1), toPath),
-        transform: direction === 'up' ? move.up : move.down,
+          fromParent !== undefined &&
+          toParent !== undefined &&
+          fromParent.length > 0 &&
+          fromParent.length === toParent.length &&
+          isPrefix(fromParent, toParent),
+        transform,
         always: move.evenIfAbsent === direction,
-        noop: from !== undefined && from === to && (direction === 'up' ? move.up : move.down) === undefined,
+        noop: from !== undefined && from === to && transform === undefined,
       };
     });
     byRoot.set(prefix, rows);
