@@ -1,10 +1,21 @@
 #!/usr/bin/env node
-import { enableCompileCache } from 'node:module';
+// A namespace import: a named import of an export this Node.js lacks would fail before the
+// version check below could say why.
+import * as nodeModule from 'node:module';
+import { unsupportedNode } from './node-version.js';
+
+// An older Node.js than package.json's engines gets one line and exit 1, not a stack trace
+// from the first API it lacks.
+const unsupported = unsupportedNode(process.versions.node);
+if (unsupported !== undefined) {
+  process.stderr.write(`capi-kit: ${unsupported}\n`);
+  process.exit(1);
+}
 
 // Node's on-disk cache of compiled modules (Node >= 22.1): a second start skips parsing and
-// compiling the CLI's modules. Turned on before anything else is imported, hence the dynamic
+// compiling the CLI's modules. Turned on before the CLI itself is imported, hence the dynamic
 // import below; a cache that cannot be written is skipped by Node without an error.
-enableCompileCache();
+nodeModule.enableCompileCache();
 const { main } = await import('./main.js');
 
 // A failed write on stdout means the output is incomplete, whoever caused it: a full disk
