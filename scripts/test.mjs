@@ -8,7 +8,7 @@
 // integration tests skip, and then the last line says how many and why. Under CI=true the
 // run fails instead (the envtest global setup refuses to skip).
 //
-// Arguments go to vitest: `pnpm test -- --project core`.
+// Arguments go to vitest: `pnpm test --project core` (or `pnpm test -- --project core`).
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { findControlPlaneBinaries } from '../packages/envtest/dist/binaries.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// pnpm passes a `--` on (`pnpm test -- --project core`), and vitest ignores everything after
+// one, which would run every project: a leading `--` is dropped.
 const args = process.argv.slice(2);
+if (args[0] === '--') args.shift();
 const minGo = [1, 26];
 const log = (line) => process.stderr.write(`[test] ${line}\n`);
 
