@@ -3,7 +3,7 @@ import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { type HeldLease, LeaseApiError, NodeLeaseClient, type NodeLeaseClientOptions } from '../src/index.js';
-import { fastTiming, nodeName } from './helpers/clients.js';
+import { leaseClientOptions, nodeName } from './helpers/clients.js';
 import { OwnershipHistory } from './helpers/ownership-history.js';
 
 const env = useControlPlane();
@@ -69,12 +69,7 @@ it.skipIf(noControlPlane())(
 
     const contender = async (index: number) => {
       const identity = `contender-${index}`;
-      const client = new WriteCountingClient({
-        kubeConfig: env.kubeConfig,
-        namespace: env.namespace,
-        holderIdentity: identity,
-        timing: fastTiming,
-      });
+      const client = new WriteCountingClient(leaseClientOptions(env.kubeConfig, env.namespace, identity));
       clients.push(client);
       while (!stop.aborted) {
         let held: HeldLease;
@@ -146,9 +141,8 @@ it.skipIf(noControlPlane())(
       .readNamespacedLease({ name: node, namespace: env.namespace });
     const inOrder = acquisitions.toSorted((a, b) => a.startMs - b.startMs);
     let unexplained = (stored.spec?.leaseTransitions ?? 0) - inOrder.at(-1)!.transitions;
-    for (const [i, next] of inOrder.entries()) {
-      if (i === 0) continue;
-      const previous = inOrder[i - 1]!;
+    for (let i = 1; i < inOrder.length; i++) {
+      const [previous, next] = [inOrder[i - 1]!, inOrder[i]!];
       const step = next.transitions - previous.transitions;
       const renewedOwn = next.holder === previous.holder && next.acquired === previous.acquired;
       const expected = renewedOwn ? 0 : 1;
@@ -156,7 +150,6 @@ it.skipIf(noControlPlane())(
       unexplained += step - expected;
     }
     const failedWrites = clients.reduce((sum, client) => sum + client.failedWrites, 0);
-
     expect(unexplained).toBeLessThanOrEqual(failedWrites);
   },
 );

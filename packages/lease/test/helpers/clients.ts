@@ -8,13 +8,18 @@ import { NodeLeaseClient, type NodeLeaseClientOptions } from '../../src/index.js
  */
 export const fastTiming = { leaseDurationSeconds: 2, renewDeadlineMs: 1500, retryPeriodMs: 400 } as const;
 
-export function leaseClient(
+/** A test client's options: `fastTiming` unless `options` say otherwise. */
+export function leaseClientOptions(
   kubeConfig: KubeConfig,
   namespace: string,
   holderIdentity: string,
   options: Partial<NodeLeaseClientOptions> = {},
-): NodeLeaseClient {
-  return new NodeLeaseClient({ kubeConfig, namespace, holderIdentity, timing: fastTiming, ...options });
+): NodeLeaseClientOptions {
+  return { kubeConfig, namespace, holderIdentity, timing: fastTiming, ...options };
+}
+
+export function leaseClient(...args: Parameters<typeof leaseClientOptions>): NodeLeaseClient {
+  return new NodeLeaseClient(leaseClientOptions(...args));
 }
 
 /** A unique node name per test, so tests in one namespace never share a lease. */
