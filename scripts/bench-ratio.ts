@@ -24,3 +24,42 @@ export function printRatio(key: string, ours: number, baseline: number): number 
   console.log(`RATIO ${key} ${ratio.toFixed(3)}`);
   return ratio;
 }
+
+/** One timed operation of an interleaved run: `run` does one batch of the work. */
+export interface InterleavedTask {
+  readonly name: string;
+  readonly run: () => void;
+}
+
+/**
+ * Times every task round by round, each round running each task once (the order rotating from
+ * round to round), and answers each task's median batch time (ms). Run one after another
+ * instead (as tinybench does), a task and its baseline see different heaps and JIT states,
+ * and the ratio between them moved by a third from one run to the next here; interleaved,
+ * both see the same drift. Warm-up rounds are run and not timed.
+ */
+export function interleavedMedians(
+  tasks: readonly InterleavedTask[],
+  options: { readonly rounds: number; readonly warmupRounds: number },
+): Map<string, number> {
+  const times = tasks.map(() => [] as number[]);
+  for (let round = 0; round < options.warmupRounds + options.rounds; round++) {
+    for (let k = 0; k < tasks.length; k++) {
+      const i = (round + k) % tasks.length;
+      const start = performance.now();
+      tasks[i]!.run();
+      const elapsed = performance.now() - start;
+      if (round >= options.warmupRounds) times[i]!.push(elapsed);
+    }
+  }
+  const medians = new Map<string, number>();
+  tasks.forEach((task, i) => {
+    const sorted = times[i]!.sort((a, b) => a - b);
+    const median = sorted[sorted.length >> 1];
+    if (median === undefined || !Number.isFinite(median) || median <= 0) {
+      throw new Error(`benchmark: task ${JSON.stringify(task.name)} has no timing`);
+    }
+    medians.set(task.name, median);
+  });
+  return medians;
+}
