@@ -25,6 +25,22 @@ export function printRatio(key: string, ours: number, baseline: number): number 
   return ratio;
 }
 
+/**
+ * A positive whole number from the environment variable `name`, or `fallback` when it is
+ * unset. Anything else ends the run with one line naming the variable: a NaN or fractional
+ * count would otherwise run no rounds (and fail later, far from the cause) or round silently.
+ */
+export function countFromEnv(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    console.error(`benchmark: ${name} must be a positive whole number, not ${JSON.stringify(text)}`);
+    process.exit(2);
+  }
+  return value;
+}
+
 /** One timed operation of an interleaved run: `run` does one batch of the work. */
 export interface InterleavedTask {
   readonly name: string;

@@ -9,11 +9,11 @@
 // Both sides keep a batch's results until the batch ends, as a caller converting a manifest
 // keeps its objects (until 2026-12-02 only the conversion did, the copies were dropped).
 import * as E from 'fp-ts/lib/Either.js';
-import { interleavedMedians, printRatio } from '../../../scripts/bench-ratio.js';
+import { countFromEnv, interleavedMedians, printRatio } from '../../../scripts/bench-ratio.js';
 import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
 import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
 
-const count = Number(process.env.CAPI_KIT_BENCH_OBJECTS ?? 1000);
+const count = countFromEnv('CAPI_KIT_BENCH_OBJECTS', 1000);
 const options: ConvertOptions = { plugins: [awsConversionPlugin] };
 
 /** A control-plane or worker Machine as clusterctl v0.1 / CAPA v0.3 wrote them, with status. */
@@ -163,7 +163,7 @@ const tasks = [
   },
   { name: `MachineDeployment JSON.parse(JSON.stringify) (${count})`, run: () => copyEach(deployments) },
 ];
-const rounds = Number(process.env.CAPI_KIT_BENCH_ROUNDS ?? 200);
+const rounds = countFromEnv('CAPI_KIT_BENCH_ROUNDS', 200);
 const medians = interleavedMedians(tasks, { rounds, warmupRounds: 20 });
 const median = (name: string) => medians.get(name)!;
 
