@@ -33,9 +33,22 @@ export function printRatio(key: string, ours: number, baseline: number): number 
 export function countFromEnv(name: string, fallback: number): number {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
-  const value = Number(text);
+  return countOrExit(name, text, text);
+}
+
+/** `countFromEnv` for a comma-separated list (`16,64`): every item a positive whole number. */
+export function countsFromEnv(name: string, fallback: readonly number[]): number[] {
+  const text = process.env[name];
+  if (text === undefined || text === '') return [...fallback];
+  return text.split(',').map((item) => countOrExit(name, item.trim(), text));
+}
+
+function countOrExit(name: string, item: string, text: string): number {
+  const value = item === '' ? Number.NaN : Number(item);
   if (!Number.isSafeInteger(value) || value <= 0) {
-    console.error(`benchmark: ${name} must be a positive whole number, not ${JSON.stringify(text)}`);
+    const what =
+      item === text ? 'a positive whole number' : 'a comma-separated list of positive whole numbers';
+    console.error(`benchmark: ${name} must be ${what}, not ${JSON.stringify(text)}`);
     process.exit(2);
   }
   return value;

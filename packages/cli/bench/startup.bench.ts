@@ -8,9 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { printRatio } from '../../../scripts/bench-ratio.js';
+import { countFromEnv, printRatio } from '../../../scripts/bench-ratio.js';
 
-const runs = Number(process.env.CAPI_KIT_BENCH_RUNS ?? 40);
+const runs = countFromEnv('CAPI_KIT_BENCH_RUNS', 40);
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 if (!existsSync(bin)) throw new Error(`${bin} is missing: run pnpm build first`);
 

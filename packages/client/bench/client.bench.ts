@@ -24,13 +24,13 @@ import {
   ListWatch,
   Watch,
 } from '@kubernetes/client-node';
-import { printRatio } from '../../../scripts/bench-ratio.js';
+import { countFromEnv, printRatio } from '../../../scripts/bench-ratio.js';
 import { connect, describeCluster } from '../src/index.js';
 import { capiCrdDirs, unwrap, v1alpha2Machine } from '../test/helpers/fixtures.js';
 import { inParallel } from '../test/helpers/poll.js';
 
-const machineCount = Number(process.env.CAPI_KIT_BENCH_MACHINES ?? 10_000);
-const describeCount = Number(process.env.CAPI_KIT_BENCH_DESCRIBE ?? 1000);
+const machineCount = countFromEnv('CAPI_KIT_BENCH_MACHINES', 10_000);
+const describeCount = countFromEnv('CAPI_KIT_BENCH_DESCRIBE', 1000);
 const rounds = 5;
 
 setFlagsFromString('--expose-gc');

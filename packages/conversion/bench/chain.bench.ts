@@ -8,7 +8,7 @@
 // CAPI_KIT_BENCH_OBJECTS (default 200) objects per batch.
 import * as E from 'fp-ts/lib/Either.js';
 import { Bench } from 'tinybench';
-import { meanMs, printRatio } from '../../../scripts/bench-ratio.js';
+import { countFromEnv, meanMs, printRatio } from '../../../scripts/bench-ratio.js';
 import {
   type ChainVersion,
   CONVERSION_DATA_ANNOTATION,
@@ -20,7 +20,7 @@ import {
 } from '../src/index.js';
 import { handleConversionReview } from '../src/webhook.js';
 
-const count = Number(process.env.CAPI_KIT_BENCH_OBJECTS ?? 200);
+const count = countFromEnv('CAPI_KIT_BENCH_OBJECTS', 200);
 type Obj = Record<string, unknown>;
 
 const meta = (name: string, i: number) => ({

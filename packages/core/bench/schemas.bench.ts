@@ -10,13 +10,13 @@
 // CAPI_KIT_BENCH_TIME (ms per task, default 2000) sets the measuring time.
 import type * as t from 'io-ts';
 import { Bench } from 'tinybench';
-import { meanMs, printRatio } from '../../../scripts/bench-ratio.js';
+import { countFromEnv, meanMs, printRatio } from '../../../scripts/bench-ratio.js';
 import { decode, decodeWith, strict } from '../src/index.js';
 import * as v1alpha1 from '../src/v1alpha1/index.js';
 import * as v1alpha2 from '../src/v1alpha2/index.js';
 import { buildOracles } from '../test/schemas/support/crd-oracle.js';
 
-const time = Number(process.env.CAPI_KIT_BENCH_TIME ?? 2000);
+const time = countFromEnv('CAPI_KIT_BENCH_TIME', 2000);
 
 const labels = {
   'cluster.x-k8s.io/cluster-name': 'prod-eu-1',

@@ -9,9 +9,10 @@
 // itself; see docs/benchmarks.md.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { countFromEnv } from '../../../scripts/bench-ratio.js';
 import { chooseBackend, startControlPlane } from '../src/index.js';
 
-const runs = Number(process.env.CAPI_KIT_BENCH_RUNS ?? 10);
+const runs = countFromEnv('CAPI_KIT_BENCH_RUNS', 10);
 const crdRoot = join(import.meta.dirname, '../../../testdata/crds');
 
 function summary(name: string, samples: number[]): string {

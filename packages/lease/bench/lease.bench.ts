@@ -9,10 +9,11 @@
 import { startControlPlane } from '@capi-kit/envtest';
 import { CoordinationV1Api, type V1Lease, V1MicroTime } from '@kubernetes/client-node';
 import { Bench } from 'tinybench';
+import { countFromEnv, countsFromEnv } from '../../../scripts/bench-ratio.js';
 import { LeaseManager, NodeLeaseClient } from '../src/index.js';
 
-const leaseCount = Number(process.env.CAPI_KIT_BENCH_LEASES ?? 1000);
-const concurrencies = (process.env.CAPI_KIT_BENCH_CONCURRENCY ?? '16,64').split(',').map(Number);
+const leaseCount = countFromEnv('CAPI_KIT_BENCH_LEASES', 1000);
+const concurrencies = countsFromEnv('CAPI_KIT_BENCH_CONCURRENCY', [16, 64]);
 const timing = { leaseDurationSeconds: 60 } as const;
 
 const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(2)} ms`);

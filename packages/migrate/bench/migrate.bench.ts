@@ -10,6 +10,7 @@ import { startControlPlane } from '@capi-kit/envtest';
 import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import { type KubeConfig, type KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
+import { countFromEnv } from '../../../scripts/bench-ratio.js';
 import {
   applyClusterMigration,
   type MigrationOptions,
@@ -18,7 +19,7 @@ import {
 } from '../src/index.js';
 import { crdDirs, seedSourceCluster } from '../test/support/source-cluster.js';
 
-const machines = Number(process.env.CAPI_KIT_BENCH_MACHINES ?? 500);
+const machines = countFromEnv('CAPI_KIT_BENCH_MACHINES', 500);
 
 /** Sum of apiserver_request_total: every request the API server has answered. */
 async function requestCount(kubeConfig: KubeConfig): Promise<number> {

@@ -6,15 +6,15 @@
 //
 //   pnpm --filter @capi-kit/providerid bench
 //
-// CAPI_KIT_BENCH_MACHINES (default 100000) sizes the matching part. 30% of the nodes
+// CAPI_KIT_BENCH_MACHINES (default 100000) sizes the matching part; CAPI_KIT_BENCH_ROUNDS
+// (default 100) timed rounds run every task once (interleavedMedians). 30% of the nodes
 // spell their ID the way a cloud controller does when the provider writes it differently
 // (region left out, legacy scheme, resource group case, bare OCID, ...); the exact Map
 // cannot pair those, which the "pairs found" column shows.
-import { Bench } from 'tinybench';
-import { meanMs, printRatio } from '../../../scripts/bench-ratio.js';
+import { countFromEnv, interleavedMedians, printRatio } from '../../../scripts/bench-ratio.js';
 import { createProviderIDIndex, parseProviderID } from '../src/index.js';
 
-const machineCount = Number(process.env.CAPI_KIT_BENCH_MACHINES ?? 100_000);
+const machineCount = countFromEnv('CAPI_KIT_BENCH_MACHINES', 100_000);
 
 // Deterministic pseudo-random numbers (LCG), so every run matches the same data.
 let seed = 42;
@@ -71,11 +71,19 @@ const makers: ((i: number) => Instance)[] = [
   },
 ];
 
-const instances: Instance[] = Array.from({ length: machineCount }, (_, i) => {
-  const instance = makers[i % makers.length]!(i);
-  // 70% of nodes carry exactly the machine's string.
-  return random() < 0.7 ? { machine: instance.machine, node: instance.machine } : instance;
-});
+// The IDs go through JSON, as they arrive from the API server in a list response: every
+// string a program reads out of JSON.parse is one flat string. Built by template literals
+// and left as they are, they stay V8 cons strings, which every read goes through: parse ran
+// 10-25 % and the split baseline about 40 % slower on them (docs/benchmarks.md, ninth pass).
+const instances: Instance[] = JSON.parse(
+  JSON.stringify(
+    Array.from({ length: machineCount }, (_, i) => {
+      const instance = makers[i % makers.length]!(i);
+      // 70% of nodes carry exactly the machine's string.
+      return random() < 0.7 ? { machine: instance.machine, node: instance.machine } : instance;
+    }),
+  ),
+);
 const machines = instances.map((x, i) => ({ providerID: x.machine, item: i }));
 const nodes = instances.map((x, i) => ({ providerID: x.node, item: i }));
 // Nodes come back from the API server in another order than machines.
@@ -90,66 +98,73 @@ let pairsIndex = 0;
 let pairsExact = 0;
 // Read by the split baseline so its work is not optimised away.
 let splitSegments = 0;
-const bench = new Bench({ time: 2_000, iterations: 5, warmupIterations: 1 });
-bench
-  .add('parse 10,000 mixed-cloud IDs', () => {
-    for (const id of parseSample) parseProviderID(id);
-  })
-  .add('string split 10,000 mixed-cloud IDs (baseline)', () => {
-    let segments = 0;
-    for (const id of parseSample) {
-      const at = id.indexOf('://');
-      const scheme = at < 0 ? '' : id.slice(0, at);
-      const parts = (at < 0 ? id : id.slice(at + 3)).split('/');
-      segments += parts.length + (scheme === '' ? 0 : 1);
-    }
-    splitSegments = segments;
-  })
-  .add(`ProviderIDIndex: build ${machineCount} + match ${machineCount}`, () => {
-    const report = createProviderIDIndex(machines).match(nodes);
-    pairsIndex = report.matched.length;
-  })
-  .add(`exact-string Map: build ${machineCount} + match ${machineCount}`, () => {
-    const byID = new Map<string, number>();
-    for (const m of machines) byID.set(m.providerID, m.item);
-    let found = 0;
-    for (const n of nodes) if (byID.get(n.providerID) !== undefined) found++;
-    pairsExact = found;
-  });
-await bench.run();
+const names = {
+  parse: 'parse 10,000 mixed-cloud IDs',
+  split: 'string split 10,000 mixed-cloud IDs (baseline)',
+  index: `ProviderIDIndex: build ${machineCount} + match ${machineCount}`,
+  exact: `exact-string Map: build ${machineCount} + match ${machineCount}`,
+};
+const tasks = [
+  {
+    name: names.parse,
+    run: () => {
+      for (const id of parseSample) parseProviderID(id);
+    },
+  },
+  {
+    name: names.split,
+    run: () => {
+      let segments = 0;
+      for (const id of parseSample) {
+        const at = id.indexOf('://');
+        const scheme = at < 0 ? '' : id.slice(0, at);
+        const parts = (at < 0 ? id : id.slice(at + 3)).split('/');
+        segments += parts.length + (scheme === '' ? 0 : 1);
+      }
+      splitSegments = segments;
+    },
+  },
+  {
+    name: names.index,
+    run: () => {
+      const report = createProviderIDIndex(machines).match(nodes);
+      pairsIndex = report.matched.length;
+    },
+  },
+  {
+    name: names.exact,
+    run: () => {
+      const byID = new Map<string, number>();
+      for (const m of machines) byID.set(m.providerID, m.item);
+      let found = 0;
+      for (const n of nodes) if (byID.get(n.providerID) !== undefined) found++;
+      pairsExact = found;
+    },
+  },
+];
+const rounds = countFromEnv('CAPI_KIT_BENCH_ROUNDS', 100);
+const medians = interleavedMedians(tasks, { rounds, warmupRounds: 10 });
+const median = (name: string) => medians.get(name)!;
 
 console.log(
-  `Node ${process.version}; ${machineCount} machines, ${nodes.length} nodes, ${makers.length} clouds`,
+  `Node ${process.version}; ${machineCount} machines, ${nodes.length} nodes, ${makers.length} clouds; ${rounds} interleaved rounds`,
 );
-console.log('| task | mean | median | samples | throughput |');
-console.log('|---|---|---|---|---|');
-const means: Record<string, number> = {};
-for (const task of bench.tasks) {
-  const r = task.result;
-  if (r.state !== 'completed') {
-    console.log(`| ${task.name} | ${r.state} | | | |`);
-    continue;
-  }
-  means[task.name] = r.latency.mean;
-  const perSample = task.name.includes('10,000');
+console.log('| task | median per batch | throughput |');
+console.log('|---|---|---|');
+for (const { name } of tasks) {
+  const perSample = name.includes('10,000');
   const perItem = perSample ? parseSample.length : 2 * machineCount;
-  const rate = (perItem * 1000) / r.latency.mean;
+  const rate = (perItem * 1000) / median(name);
   const unit = perSample ? 'IDs/s' : 'IDs/s (machines + nodes)';
   console.log(
-    `| ${task.name} | ${r.latency.mean.toFixed(1)} ms | ${r.latency.p50.toFixed(1)} ms | ${r.latency.samplesCount} | ${Math.round(rate).toLocaleString('en-US')} ${unit} |`,
+    `| ${name} | ${median(name).toFixed(1)} ms | ${Math.round(rate).toLocaleString('en-US')} ${unit} |`,
   );
 }
-const indexTask = `ProviderIDIndex: build ${machineCount} + match ${machineCount}`;
-const exactTask = `exact-string Map: build ${machineCount} + match ${machineCount}`;
 console.log(
-  `\nparse: ${Math.round((parseSample.length * 1000) / meanMs(bench, 'parse 10,000 mixed-cloud IDs')).toLocaleString('en-US')} IDs/s`,
+  `\nparse: ${Math.round((parseSample.length * 1000) / median(names.parse)).toLocaleString('en-US')} IDs/s`,
 );
-printRatio('providerid-index/exact-map', meanMs(bench, indexTask), meanMs(bench, exactTask));
-printRatio(
-  'providerid-parse/string-split',
-  meanMs(bench, 'parse 10,000 mixed-cloud IDs'),
-  meanMs(bench, 'string split 10,000 mixed-cloud IDs (baseline)'),
-);
+printRatio('providerid-index/exact-map', median(names.index), median(names.exact));
+printRatio('providerid-parse/string-split', median(names.parse), median(names.split));
 if (splitSegments === 0) throw new Error('benchmark: the split baseline read nothing');
 console.log(
   `pairs found: ProviderIDIndex ${pairsIndex} of ${machineCount}; exact Map ${pairsExact} of ${machineCount}`,
