@@ -73,8 +73,9 @@ const makers: ((i: number) => Instance)[] = [
 
 // The IDs go through JSON, as they arrive from the API server in a list response: every
 // string a program reads out of JSON.parse is one flat string. Built by template literals
-// and left as they are, they stay V8 cons strings, which every read goes through: parse ran
-// 10-25 % and the split baseline about 40 % slower on them (docs/benchmarks.md, ninth pass).
+// and left as they are, they stay V8 cons strings, which every read goes through: on them
+// parse took 1.1-2.0 times as long and the split baseline 1.4-2.7 times (docs/benchmarks.md,
+// ninth pass).
 const instances: Instance[] = JSON.parse(
   JSON.stringify(
     Array.from({ length: machineCount }, (_, i) => {
