@@ -15,7 +15,7 @@ import { deleteMachineAnnotationsByVersion, legacyCapiGroup } from './keys.js';
 import { type CapiApi, ManagementApi, resolveCapiApi } from './management-api.js';
 import { NodeGroup, type NodeGroupContext, type NodeLike, type NodeResolution } from './node-group.js';
 import type { KubeObject } from './objects.js';
-import { resolveNode } from './resolve-node.js';
+import { AMBIGUOUS_NODE, groupOfNode, resolveNode } from './resolve-node.js';
 import { type Problem, Snapshot } from './snapshot.js';
 import { type WorkloadOption, Workloads } from './workloads.js';
 
@@ -169,15 +169,17 @@ class Provider implements NodeGroupProvider {
   }
 
   nodeGroupForNode(node: NodeLike): NodeGroup | null {
-    const resolution = this.explainNode(node);
-    if (resolution.ambiguous.length > 0)
-      throw new NodeGroupError(
-        'ambiguous-machine',
-        `internal error; expected len==1, got ${resolution.ambiguous.length}: node ${resolution.node} ` +
-          `denotes machines ${resolution.ambiguous.join(', ')}`,
-        { node: resolution.node },
-      );
-    return resolution.group;
+    const snapshot = this.#current();
+    const group = groupOfNode(snapshot, this.#groups, node);
+    if (group !== AMBIGUOUS_NODE) return group;
+    const resolution = resolveNode(snapshot, this.#groups, node);
+    // (upstream's message, from the explanation: the rare path pays for it)
+    throw new NodeGroupError(
+      'ambiguous-machine',
+      `internal error; expected len==1, got ${resolution.ambiguous.length}: node ${resolution.node} ` +
+        `denotes machines ${resolution.ambiguous.join(', ')}`,
+      { node: resolution.node },
+    );
   }
 
   explainNode(input: NodeLike): NodeResolution {

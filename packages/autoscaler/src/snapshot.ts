@@ -61,6 +61,8 @@ export interface MachineOwner {
   readonly kind?: ScalableKind;
   readonly namespace?: string;
   readonly name?: string;
+  /** `groupIdOf(kind, namespace, name)`, made once (node lookups read it). */
+  readonly groupId?: string;
   readonly problems: readonly Problem[];
 }
 
@@ -209,11 +211,12 @@ export class Snapshot {
               kind: scalable.kind,
               namespace: namespaceOf(scalable.resource),
               name: nameOf(scalable.resource),
+              groupId: groupIdOf(scalable.kind, namespaceOf(scalable.resource), nameOf(scalable.resource)),
               problems,
             };
       this.#machineOwner.set(machine, owner);
-      if (owner.kind !== undefined) {
-        const id = groupIdOf(owner.kind, owner.namespace!, owner.name!);
+      if (owner.groupId !== undefined) {
+        const id = owner.groupId;
         const list = this.#machinesByGroup.get(id);
         if (list === undefined) this.#machinesByGroup.set(id, [machine]);
         else list.push(machine);

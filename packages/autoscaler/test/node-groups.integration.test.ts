@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createNodeGroupProvider,
   type NodeGroup,
-  type NodeGroupError,
+  NodeGroupError,
   type NodeGroupProvider,
   type NodeGroupProviderOptions,
 } from '../src/index.js';
@@ -302,6 +302,12 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
         providerID: 'aws:///eu-west-1a/i-0fedcba9876543210',
       });
       await createNode(workload.kubeConfig, unique('no-md'), 'aws:////i-0fedcba9876543210');
+      // Two Machines of one instance, spelled two ways: a Node of it has no single Machine.
+      await objects.machine('plain-m0', {
+        owner: plain,
+        providerID: 'aws:///eu-west-1b/i-0aaaaaaaaaaaaaaaa',
+      });
+      await objects.machine('plain-m1', { owner: plain, providerID: 'aws:////i-0aaaaaaaaaaaaaaaa' });
       const p = await createNodeGroupProvider({ management: workload.kubeConfig, leaseGuard: false });
       providers.push(p);
       expect([p.apiVersion, p.machineDeployments]).toEqual(['cluster.x-k8s.io/v1alpha2', false]);
@@ -318,6 +324,23 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
         spec: { providerID: 'aws:////i-0fedcba9876543210' },
       });
       expect(node?.id).toBe(`MachineSet/${namespace}/owned`);
+      // cluster-autoscaler's answer to that Node is an error, with upstream's words.
+      const twin = { metadata: { name: 'twin' }, spec: { providerID: 'aws:////i-0aaaaaaaaaaaaaaaa' } };
+      let thrown: unknown;
+      try {
+        p.nodeGroupForNode(twin);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(NodeGroupError);
+      expect(thrown).toMatchObject({ code: 'ambiguous-machine', details: { node: 'twin' } });
+      expect((thrown as Error).message).toBe(
+        `internal error; expected len==1, got 2: node twin denotes machines ${namespace}/plain-m0, ${namespace}/plain-m1`,
+      );
+      expect(p.explainNode(twin)).toMatchObject({
+        group: null,
+        ambiguous: [`${namespace}/plain-m0`, `${namespace}/plain-m1`],
+      });
     });
 
     it('refuses a version the management cluster does not serve, and a malformed one', async () => {

@@ -3,6 +3,8 @@ import { providerIDRegistry } from '@capi-kit/providerid';
 import { describe, expect, it } from 'vitest';
 import { goQuoteInt } from '../src/errors.js';
 import { type KubeObject, Snapshot, type SnapshotInput } from '../src/index.js';
+import type { NodeGroup } from '../src/node-group.js';
+import { AMBIGUOUS_NODE, groupOfNode, resolveNode } from '../src/resolve-node.js';
 
 const bounds = (min: number, max: number) => ({
   'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': String(min),
@@ -151,6 +153,61 @@ describe('Snapshot', () => {
     expect(s.nodeOfMachine(m1)?.metadata?.name).toBe('n-1');
     expect(s.nodeOfMachine(byRef)?.metadata?.name).toBe('n-ref');
     expect(s.nodeNamed('n-ref')).toBeDefined();
+  });
+
+  it('groupOfNode answers what resolveNode says, for every kind of Node', () => {
+    const twin = obj('Machine', 'twin', { owner: ms }, { providerID: 'aws:////i-0123456789abcdef0' });
+    const orphan = obj('Machine', 'orphan', {}, { providerID: 'aws:////i-000000000000000a1' });
+    // A set with no bounds, owned by nothing: its machines have an owner but no node group.
+    const plain = obj('MachineSet', 'plain', {}, { replicas: 1 });
+    const unscaled = obj(
+      'Machine',
+      'unscaled',
+      { owner: plain },
+      { providerID: 'aws:////i-000000000000000a2' },
+    );
+    const nodes = [
+      node('n-md', 'aws:////i-0123456789abcdef0'), // m1 and twin: ambiguous
+      node('n-solo', 'gce://proj/us-central1-a/vm-2'),
+      node('n-orphan', 'aws:///us-east-1b/i-000000000000000a1'),
+      node('n-unscaled', 'aws:////i-000000000000000a2'),
+      node('n-none', 'aws:////i-000000000000000ff'),
+      node('n-blank'),
+      node('n-annotated', undefined, { 'cluster.k8s.io/machine': 'ns/m2' }),
+      node('same', 'gce://proj/us-central1-a/vm-2'),
+      node('same', 'aws:////i-000000000000000a2'),
+    ];
+    const s = build({
+      machines: [m1, twin, m2, orphan, unscaled],
+      machineSets: [ms, solo, plain],
+      machineDeployments: [md],
+      nodes,
+    });
+    const groups = new Map([...s.groups.keys()].map((id) => [id, { id } as unknown as NodeGroup]));
+    const asked = [...nodes, 'n-solo', 'n-orphan', 'n-none', 'no-such-node', 'same'];
+    const answers = asked.map((n) => {
+      const group = groupOfNode(s, groups, n);
+      const resolution = resolveNode(s, groups, n);
+      expect(group).toBe(resolution.ambiguous.length > 0 ? AMBIGUOUS_NODE : resolution.group);
+      return group === AMBIGUOUS_NODE ? 'ambiguous' : (group?.id ?? null);
+    });
+    // (and the cases are the ones named: each kind of answer comes up)
+    expect(answers).toEqual([
+      'ambiguous',
+      'MachineSet/ns/solo',
+      null,
+      null,
+      null,
+      null,
+      'MachineSet/ns/solo',
+      'MachineSet/ns/solo',
+      null,
+      'MachineSet/ns/solo',
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('a Node name that several workload clusters use finds no Node', () => {
