@@ -9,6 +9,7 @@ import {
   type JsonObject,
   type OwnedSet,
   ownPath,
+  unshare,
 } from '../path.js';
 import {
   applyStash,
@@ -122,7 +123,9 @@ export interface HopTable {
   /**
    * Work that needs more than a table row, after the moves and the stash have applied (e.g.
    * looking up a reference's apiVersion going down); may add warnings. The way back never
-   * needs it, so what is stashed does not depend on the environment.
+   * needs it, so what is stashed does not depend on the environment. `out` is built
+   * copy-on-write over `source`: own the containers on a path (`ownPath` with `owned`)
+   * before writing there.
    */
   readonly finish?: (
     out: JsonObject,
@@ -130,6 +133,7 @@ export interface HopTable {
     direction: Direction,
     options: HopOptions,
     warnings: string[],
+    owned: OwnedSet,
   ) => void;
 }
 
@@ -156,18 +160,22 @@ export interface HopResult {
   readonly warnings: readonly string[];
 }
 
-/** The plain moves of one hop, without stash: what a stash is computed against. */
+/**
+ * The plain moves of one hop, without stash: what a stash is computed against. With `owned`,
+ * the result is copy-on-write over `object` (see moveObject); without `applied`, nothing is
+ * reported.
+ */
 export function plainHop(
   object: JsonObject,
   hop: Hop,
   table: HopTable,
   direction: Direction,
-  applied: AppliedMove[] = [],
-  share = false,
+  applied?: AppliedMove[],
+  owned?: OwnedSet,
 ): JsonObject {
   return moveObject(object, table.groups, direction, direction === 'up' ? hop.upper : hop.lower, {
     applied,
-    ...(share ? { owned: new WeakSet<object>() } : {}),
+    owned,
     afterGroup: pruneEmptied,
   });
 }
@@ -217,15 +225,11 @@ function pruneEmptied(
   direction: Direction,
   owned: OwnedSet | undefined,
 ): void {
-  const base = group.at === '' ? [] : group.at.split('.');
-  for (const move of moves) {
-    const from = direction === 'up' ? move.v1alpha1 : move.v1alpha2;
-    const to = direction === 'up' ? move.v1alpha2 : move.v1alpha1;
-    if (from === undefined || from === to) continue;
-    const path = [...base, ...from.split('.')];
-    if (getPath(source, path) === undefined) continue;
-    for (let n = path.length - 1; n >= 1; n--) {
-      const parent = path.slice(0, n);
+  for (const parents of movedFieldParents(moves, direction, group.at)) {
+    // (the last entry is the moved field itself)
+    if (getPath(source, parents[parents.length - 1]!) === undefined) continue;
+    for (let n = parents.length - 2; n >= 0; n--) {
+      const parent = parents[n]!;
       const value = getPath(out, parent);
       if (!isObject(value) || Object.keys(value).length > 0) break;
       if (owned !== undefined) ownPath(out, parent.slice(0, -1), owned);
@@ -233,6 +237,46 @@ function pruneEmptied(
     }
   }
 }
+
+/**
+ * For each row that moves a field away (a source path, and another target or none): the
+ * prefixes of its source path below `at`, shortest first (`['spec']`, `['spec', 'strategy']`,
+ * …, the field's own path last). Made once per table, direction and root: pruning runs after
+ * every group of every hop, and splitting paths there was a fifth of a chain conversion.
+ */
+function movedFieldParents(
+  moves: readonly FieldMove[],
+  direction: Direction,
+  at: string,
+): readonly Prefixes[] {
+  let byRoot = movedFieldParentsCache.get(moves);
+  if (byRoot === undefined) {
+    byRoot = new Map();
+    movedFieldParentsCache.set(moves, byRoot);
+  }
+  const key = `${direction} ${at}`;
+  let prepared = byRoot.get(key);
+  if (prepared === undefined) {
+    const base = at === '' ? [] : at.split('.');
+    const list: Prefixes[] = [];
+    for (const move of moves) {
+      const from = direction === 'up' ? move.v1alpha1 : move.v1alpha2;
+      const to = direction === 'up' ? move.v1alpha2 : move.v1alpha1;
+      if (from === undefined || from === to) continue;
+      const path = [...base, ...from.split('.')];
+      list.push(path.map((_, i) => path.slice(0, i + 1)));
+    }
+    prepared = list;
+    byRoot.set(key, prepared);
+  }
+  return prepared;
+}
+
+/** The prefixes of one path, shortest first. */
+type Prefixes = readonly (readonly string[])[];
+
+// Tables are module constants, so their prepared paths live as long as they do.
+const movedFieldParentsCache = new WeakMap<readonly FieldMove[], Map<string, readonly Prefixes[]>>();
 
 /**
  * Converts one object one hop, losslessly: a stash the object carries for the hop's target
@@ -257,8 +301,13 @@ export function convertHop(
       message: `the conversion-data annotation restores ${stash.restores}, but this object converts to ${to}`,
     });
   }
+  // As convertKind does (convert.ts): the result is built copy-on-write over `rest`, so the
+  // conversion back below shares every untouched subtree with `rest` and the diff skips
+  // them; `unshare` then copies the rest once.
+  const owned = new Set<object>();
+  const fresh = new Set<object>();
   const moves: AppliedMove[] = [];
-  const out = plainHop(rest, hop, table, direction, moves);
+  const out = plainHop(rest, hop, table, direction, moves, owned);
   let restored: StashEntry[] = [];
   let keptEdits: StashEntry[] = [];
   const namespace = getPath(rest, ['metadata', 'namespace']);
@@ -274,18 +323,21 @@ export function convertHop(
       const refusal = checkGenerated(stash.generated, rules);
       if (refusal !== undefined) return E.left(stashRefused(refusal));
     }
-    const result = applyStash(out, stash.entries);
+    const result = applyStash(out, stash.entries, owned, fresh);
     restored = result.applied;
     keptEdits = result.skipped;
   }
   const warnings: string[] = [];
-  table.finish?.(out, rest, direction, options, warnings);
-  const back = plainHop(out, hop, table, direction === 'up' ? 'down' : 'up', [], true);
+  table.finish?.(out, rest, direction, options, warnings, owned);
+  const reverse = direction === 'up' ? 'down' : 'up';
+  // (read once by diff, then dropped: it shares structure with `out` and `rest`)
+  const back = plainHop(out, hop, table, reverse, undefined, new Set<object>());
+  const all = diff(rest, back);
+  unshare(out, owned, fresh);
   // What no stash may carry is not written into one (it would be refused on the way back):
   // it is reported as lost instead.
-  const reverse = direction === 'up' ? 'down' : 'up';
   const { kept: entries, refused } = partitionStashEntries(
-    diff(rest, back),
+    all,
     hopStashRules(table, reverse),
     objectNamespace,
   );
@@ -307,7 +359,7 @@ export function convertHop(
   });
 }
 
-function stashRefused(refusal: StashRefusal): HopFailure {
+export function stashRefused(refusal: StashRefusal): HopFailure {
   return {
     code: refusal.code,
     path: refusal.path,

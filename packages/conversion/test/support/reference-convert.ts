@@ -29,7 +29,7 @@ import {
 import { type ConvertibleKind, type Direction, sourceVersion, targetVersion } from '../../src/versions.js';
 
 /** The whole-object diff, without any shortcut for shared subtrees. */
-function diff(original: JsonObject, base: JsonObject): StashEntry[] {
+export function diff(original: JsonObject, base: JsonObject): StashEntry[] {
   const out: StashEntry[] = [];
   const into = (o: JsonObject, b: JsonObject, at: string[]): void => {
     for (const key of Object.keys(o)) {

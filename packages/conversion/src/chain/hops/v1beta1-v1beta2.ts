@@ -1,4 +1,12 @@
-import { getPath, isObject, type Json, type JsonObject, setPath } from '../../path.js';
+import {
+  getPath,
+  isObject,
+  type Json,
+  type JsonObject,
+  type OwnedSet,
+  ownPath,
+  setPath,
+} from '../../path.js';
 import type { Direction } from '../../versions.js';
 import { durationToSeconds, secondsToDuration } from '../duration.js';
 import { type Hop, type HopMove, type HopOptions, type HopTable, hopGroup, nestedRows } from '../hop.js';
@@ -87,6 +95,7 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
     direction: Direction,
     options: HopOptions,
     warnings: string[],
+    owned: OwnedSet,
   ) => {
     if (direction !== 'down') return;
     for (const path of paths) {
@@ -100,6 +109,7 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
           ? options.referenceApiVersion?.(group, kind)
           : undefined;
       if (found !== undefined) {
+        ownPath(out, at, owned, at.length - 1);
         setPath(out, at, { apiVersion: found, ...ref });
       } else {
         const why =
