@@ -7,6 +7,7 @@ import { TABLE_HOPS } from '../src/index.js';
 import type { JsonObject } from '../src/path.js';
 import { v1alpha2 } from './support/arbitraries.js';
 import { crdObject } from './support/crd-objects.js';
+import { containers, deepFreeze } from './support/frozen.js';
 import { referenceConvertHop } from './support/reference-hop.js';
 
 // Each hop of the chain builds its result copy-on-write, so its conversion back shares what
@@ -23,22 +24,6 @@ const options: HopOptions = {
   referenceApiVersion: (group, kind) => (kind.length % 2 === 0 ? `${group}/v1beta1` : undefined),
 };
 const plain = (value: unknown): JsonObject => JSON.parse(JSON.stringify(value));
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-function containers(value: unknown, into: Set<object> = new Set()): Set<object> {
-  if (value !== null && typeof value === 'object') {
-    into.add(value);
-    for (const child of Object.values(value)) containers(child, into);
-  }
-  return into;
-}
 
 function objects(version: ChainVersion, kind: string): fc.Arbitrary<JsonObject> {
   if (version === 'cluster.x-k8s.io/v1alpha2') return v1alpha2[kind as keyof typeof v1alpha2].map(plain);

@@ -8,6 +8,7 @@ import { type ConvertOptions, convertKind } from '../src/convert.js';
 import type { JsonObject } from '../src/path.js';
 import type { ConvertibleKind, Direction } from '../src/versions.js';
 import { v1alpha1, v1alpha2 } from './support/arbitraries.js';
+import { containers, deepFreeze } from './support/frozen.js';
 import { referenceConvertKind } from './support/reference-convert.js';
 
 // The conversion builds its result copy-on-write and diffs only what the rows touched
@@ -34,22 +35,6 @@ const RUNS = 10_000;
 const kinds = ['Cluster', 'Machine', 'MachineSet', 'MachineDeployment'] as const;
 
 const plain = (value: unknown): JsonObject => JSON.parse(JSON.stringify(value));
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-function containers(value: unknown, into: Set<object> = new Set()): Set<object> {
-  if (value !== null && typeof value === 'object') {
-    into.add(value);
-    for (const child of Object.values(value)) containers(child, into);
-  }
-  return into;
-}
 
 /** Converts with both algorithms and expects the same bytes; returns the fast result's object. */
 function same(input: JsonObject, kind: ConvertibleKind, direction: Direction): JsonObject | undefined {
