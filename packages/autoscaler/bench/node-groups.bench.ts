@@ -1,8 +1,9 @@
 // What the node-group provider does in memory, against a plain map lookup in the same run:
 //
-// - nodeGroupForNode (`groupOfNode`; `explainNode`, with its explanation, beside it) over 10,000 Nodes (10,000 Machines in 200 groups; half the Nodes spell
-//   their providerID without the zone), against one Map.get per Node on a map from the
-//   exact providerID string to the group id (what matching by string costs at best);
+// - nodeGroupForNode (`groupOfNode`; `explainNode`, which builds its explanation, beside it)
+//   over 10,000 Nodes (10,000 Machines in 200 groups; half the Nodes spell their providerID
+//   without the zone), against one Map.get per Node on a map from the exact providerID
+//   string to the group id (what matching by string costs at best);
 // - a full refresh (the Snapshot the provider rebuilds after its caches change) of 5,000
 //   Machines in 200 MachineDeployments with their Nodes, against building that plain map.
 //

@@ -56,12 +56,27 @@ export interface Problem {
 }
 
 /** Which resource a Machine scales with, and what was odd on the way there. */
+/** The MachineSet or MachineDeployment a MachineSet's machines scale with, named once per set. */
+interface ScalableOwner {
+  readonly kind: ScalableKind;
+  readonly resource: KubeObject;
+  readonly namespace: string;
+  readonly name: string;
+  readonly groupId: string;
+}
+
+function scalableOwner(kind: ScalableKind, resource: KubeObject): ScalableOwner {
+  const namespace = namespaceOf(resource);
+  const name = nameOf(resource);
+  return { kind, resource, namespace, name, groupId: groupIdOf(kind, namespace, name) };
+}
+
 export interface MachineOwner {
   /** The MachineSet or MachineDeployment, or undefined for a machine outside any set. */
   readonly kind?: ScalableKind;
   readonly namespace?: string;
   readonly name?: string;
-  /** `groupIdOf(kind, namespace, name)`, made once (node lookups read it). */
+  /** `groupIdOf(kind, namespace, name)`, made once per set (node lookups read it). */
   readonly groupId?: string;
   readonly problems: readonly Problem[];
 }
@@ -173,7 +188,7 @@ export class Snapshot {
     for (const md of input.machineDeployments ?? [])
       this.#consider('MachineDeployment', md, input.autoDiscovery);
     // MachineSets owned by a MachineDeployment are not groups: their deployment is.
-    const setOwner = new Map<KubeObject, { kind: ScalableKind; resource: KubeObject }>();
+    const setOwner = new Map<KubeObject, ScalableOwner>();
     for (const ms of input.machineSets) {
       const problems: Problem[] = [];
       const md =
@@ -181,10 +196,10 @@ export class Snapshot {
           ? undefined
           : followOwner(ms, 'MachineDeployment', deployments, 'MachineSet', problems);
       if (allowedByAutoDiscovery(ms, input.autoDiscovery)) this.problems.push(...problems);
-      if (md) setOwner.set(ms, { kind: 'MachineDeployment', resource: md });
+      if (md) setOwner.set(ms, scalableOwner('MachineDeployment', md));
       else {
         // A set whose deployment is gone scales on its own, as in cluster-autoscaler 1.20.
-        setOwner.set(ms, { kind: 'MachineSet', resource: ms });
+        setOwner.set(ms, scalableOwner('MachineSet', ms));
         this.#consider('MachineSet', ms, input.autoDiscovery);
       }
     }
@@ -209,9 +224,9 @@ export class Snapshot {
           ? { problems }
           : {
               kind: scalable.kind,
-              namespace: namespaceOf(scalable.resource),
-              name: nameOf(scalable.resource),
-              groupId: groupIdOf(scalable.kind, namespaceOf(scalable.resource), nameOf(scalable.resource)),
+              namespace: scalable.namespace,
+              name: scalable.name,
+              groupId: scalable.groupId,
               problems,
             };
       this.#machineOwner.set(machine, owner);
