@@ -12,10 +12,10 @@
 import { providerIDRegistry } from '@capi-kit/providerid';
 import { Bench } from 'tinybench';
 import { meanMs, printRatio } from '../../../scripts/bench-ratio.js';
-import { NodeGroup, type NodeGroupContext } from '../src/node-group.js';
-import type { KubeObject } from '../src/objects.js';
-import { groupOfNode, resolveNode } from '../src/resolve-node.js';
-import { Snapshot, type SnapshotInput } from '../src/snapshot.js';
+import { NodeGroup, type NodeGroupContext } from '../dist/node-group.js';
+import type { KubeObject } from '../dist/objects.js';
+import { groupOfNode, resolveNode } from '../dist/resolve-node.js';
+import { Snapshot, type SnapshotInput } from '../dist/snapshot.js';
 
 const groupCount = 200;
 const hex = (n: number) => n.toString(16).padStart(17, '0');

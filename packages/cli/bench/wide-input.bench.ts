@@ -8,8 +8,8 @@
 //   pnpm --filter @capi-kit/cli bench
 //   node --conditions=@capi-kit/source --import tsx packages/cli/bench/wide-input.bench.ts
 import { measureScaling, wideLabelsMachine } from '../../../scripts/bench-scaling.js';
-import type { CliIO } from '../src/io.js';
-import { main } from '../src/main.js';
+import type { CliIO } from '../dist/io.js';
+import { main } from '../dist/main.js';
 
 await measureScaling('validate-wide-mapping', 'keys', (keys) => {
   const text = wideLabelsMachine(keys);

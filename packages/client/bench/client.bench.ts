@@ -25,7 +25,7 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { countFromEnv, printRatio } from '../../../scripts/bench-ratio.js';
-import { connect, describeCluster } from '../src/index.js';
+import { connect, describeCluster } from '../dist/index.js';
 import { capiCrdDirs, unwrap, v1alpha2Machine } from '../test/helpers/fixtures.js';
 import { inParallel } from '../test/helpers/poll.js';
 

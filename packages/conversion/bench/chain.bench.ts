@@ -17,8 +17,8 @@ import {
   V1ALPHA3,
   V1BETA1,
   V1BETA2,
-} from '../src/index.js';
-import { handleConversionReview } from '../src/webhook.js';
+} from '../dist/index.js';
+import { handleConversionReview } from '../dist/webhook.js';
 
 const count = countFromEnv('CAPI_KIT_BENCH_OBJECTS', 200);
 type Obj = Record<string, unknown>;

@@ -10,8 +10,8 @@
 // keeps its objects (until 2026-12-02 only the conversion did, the copies were dropped).
 import * as E from 'fp-ts/lib/Either.js';
 import { countFromEnv, interleavedMedians, printRatio } from '../../../scripts/bench-ratio.js';
-import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
-import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
+import { awsConversionPlugin } from '../../providers-aws/dist/conversion/index.js';
+import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../dist/index.js';
 
 const count = countFromEnv('CAPI_KIT_BENCH_OBJECTS', 1000);
 const options: ConvertOptions = { plugins: [awsConversionPlugin] };

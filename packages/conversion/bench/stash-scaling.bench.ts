@@ -12,10 +12,10 @@
 // fills in (two). So the library functions are called directly, on decoded stashes, to
 // measure the algorithms themselves rather than the cap.
 import { measureScaling } from '../../../scripts/bench-scaling.js';
-import { KIND_TABLES, tableStashRules } from '../src/kind-table.js';
-import type { Json, JsonObject } from '../src/path.js';
-import { applyStash, type StashEntry, withoutGenerated } from '../src/stash.js';
-import { checkEntry, checkGenerated, partitionStashEntries } from '../src/stash-rules.js';
+import { KIND_TABLES, tableStashRules } from '../dist/kind-table.js';
+import type { Json, JsonObject } from '../dist/path.js';
+import { applyStash, type StashEntry, withoutGenerated } from '../dist/stash.js';
+import { checkEntry, checkGenerated, partitionStashEntries } from '../dist/stash-rules.js';
 
 const rules = tableStashRules(KIND_TABLES.Machine);
 

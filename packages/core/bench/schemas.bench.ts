@@ -11,9 +11,9 @@
 import type * as t from 'io-ts';
 import { Bench } from 'tinybench';
 import { countFromEnv, meanMs, printRatio } from '../../../scripts/bench-ratio.js';
-import { decode, decodeWith, strict } from '../src/index.js';
-import * as v1alpha1 from '../src/v1alpha1/index.js';
-import * as v1alpha2 from '../src/v1alpha2/index.js';
+import { decode, decodeWith, strict } from '../dist/index.js';
+import * as v1alpha1 from '../dist/v1alpha1/index.js';
+import * as v1alpha2 from '../dist/v1alpha2/index.js';
 import { buildOracles } from '../test/schemas/support/crd-oracle.js';
 
 const time = countFromEnv('CAPI_KIT_BENCH_TIME', 2000);

@@ -7,7 +7,7 @@
 import { parseAllDocuments } from 'yaml';
 import { printRatio } from '../../../scripts/bench-ratio.js';
 import { wideLabelsMachine } from '../../../scripts/bench-scaling.js';
-import { readManifest } from '../src/manifest/index.js';
+import { readManifest } from '../dist/manifest/index.js';
 
 function ms(run: () => void): number {
   const start = process.hrtime.bigint();

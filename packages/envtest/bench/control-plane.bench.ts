@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { countFromEnv } from '../../../scripts/bench-ratio.js';
-import { chooseBackend, startControlPlane } from '../src/index.js';
+import { chooseBackend, startControlPlane } from '../dist/index.js';
 
 const runs = countFromEnv('CAPI_KIT_BENCH_RUNS', 10);
 const crdRoot = join(import.meta.dirname, '../../../testdata/crds');

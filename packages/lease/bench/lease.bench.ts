@@ -10,7 +10,7 @@ import { startControlPlane } from '@capi-kit/envtest';
 import { CoordinationV1Api, type V1Lease, V1MicroTime } from '@kubernetes/client-node';
 import { Bench } from 'tinybench';
 import { countFromEnv, countsFromEnv } from '../../../scripts/bench-ratio.js';
-import { LeaseManager, NodeLeaseClient } from '../src/index.js';
+import { LeaseManager, NodeLeaseClient } from '../dist/index.js';
 
 const leaseCount = countFromEnv('CAPI_KIT_BENCH_LEASES', 1000);
 const concurrencies = countsFromEnv('CAPI_KIT_BENCH_CONCURRENCY', [16, 64]);

@@ -16,7 +16,7 @@ import {
   type MigrationOptions,
   planClusterMigration,
   verifyClusterMigration,
-} from '../src/index.js';
+} from '../dist/index.js';
 import { crdDirs, seedSourceCluster } from '../test/support/source-cluster.js';
 
 const machines = countFromEnv('CAPI_KIT_BENCH_MACHINES', 500);

@@ -12,7 +12,7 @@
 // (region left out, legacy scheme, resource group case, bare OCID, ...); the exact Map
 // cannot pair those, which the "pairs found" column shows.
 import { countFromEnv, interleavedMedians, printRatio } from '../../../scripts/bench-ratio.js';
-import { createProviderIDIndex, parseProviderID } from '../src/index.js';
+import { createProviderIDIndex, parseProviderID } from '../dist/index.js';
 
 const machineCount = countFromEnv('CAPI_KIT_BENCH_MACHINES', 100_000);
 
