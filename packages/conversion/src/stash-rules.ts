@@ -436,15 +436,21 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 }
 
 /**
- * Whether `text` holds more than `limit` opening brackets (`{` and `[`, in strings too). Each
- * level of nesting needs one of its own, so text with at most `limit` of them cannot nest
- * deeper than `limit`. A few native searches: much cheaper than walking the parsed value.
+ * How many opening brackets (`{` and `[`, in strings too) `text` holds, counting no further
+ * than `limit + 1`. Each level of nesting needs one of its own, so text with at most `limit`
+ * of them cannot nest deeper than `limit`. A few native searches: much cheaper than walking
+ * the parsed value.
  */
-export function openingBracketsExceed(text: string, limit: number): boolean {
+export function openingBrackets(text: string, limit: number): number {
   let count = 0;
-  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > limit) return true;
-  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > limit) return true;
-  return false;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > limit) return count;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > limit) return count;
+  return count;
+}
+
+/** Whether `text` holds more than `limit` opening brackets (see `openingBrackets`). */
+export function openingBracketsExceed(text: string, limit: number): boolean {
+  return openingBrackets(text, limit) > limit;
 }
 
 /** The size the API server counts for an object's annotations: keys and values in UTF-8 bytes. */

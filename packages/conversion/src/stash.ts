@@ -298,18 +298,27 @@ export function takeStash(object: JsonObject): E.Either<StashRefusal, { stash?: 
     return E.left({ ...malformed(decoded.left), ...(deep ? { code: 'stash-too-deep' as const } : {}) });
   }
   const stash = decoded.right;
-  // Copies only along the path to the annotation; the rest is shared (and never mutated).
+  return E.right({ stash, rest: withoutStash(object, stash.created) });
+}
+
+/**
+ * A copy of `object` without its stash annotation (which it has), taking away the
+ * annotations map and `metadata` too when writing the stash had created them (`created`) and
+ * they hold nothing else. Copies only along the path to the annotation; the rest is shared
+ * (and never mutated).
+ */
+export function withoutStash(object: JsonObject, created: Stash['created']): JsonObject {
   const rest: JsonObject = { ...object };
   const metadata: JsonObject = { ...(object.metadata as JsonObject) };
   const annotations: JsonObject = { ...(metadata.annotations as JsonObject) };
   delete annotations[CONVERSION_DATA_ANNOTATION];
   metadata.annotations = annotations;
   rest.metadata = metadata;
-  if (stash.created !== undefined && Object.keys(annotations).length === 0) {
+  if (created !== undefined && Object.keys(annotations).length === 0) {
     delete metadata.annotations;
-    if (stash.created === 'metadata' && Object.keys(metadata).length === 0) delete rest.metadata;
+    if (created === 'metadata' && Object.keys(metadata).length === 0) delete rest.metadata;
   }
-  return E.right({ stash, rest });
+  return rest;
 }
 
 /** Writes `stash` into `object` (mutating), recording what it had to create. */

@@ -16,7 +16,7 @@ import type { ObjectReport } from '../report.js';
 import { apiGroup, type Direction, V1ALPHA1, V1ALPHA1_GROUP, V1ALPHA2, V1ALPHA2_GROUP } from '../versions.js';
 import { convertHop, type Hop, type HopOptions } from './hop.js';
 import { TABLE_HOPS } from './hops/index.js';
-import { joinStack, splitStack } from './stack.js';
+import { joinStack, NOTHING_BURIED, splitPending } from './stack.js';
 import {
   CHAIN_VERSIONS,
   type ChainKind,
@@ -72,7 +72,10 @@ export function convertAlongChain(
       });
     }
   }
+  // The object as the last hop left it, and the stack still to go under its stash: joined
+  // (and written into the annotation) once, after the last hop.
   let object = input;
+  let pending = NOTHING_BURIED;
   const moves: AppliedMove[] = [];
   const stashed: string[] = [];
   const restored: string[] = [];
@@ -81,7 +84,7 @@ export function convertAlongChain(
   let generated: readonly JsonObject[] = [];
   let generatedNames: readonly string[] = [];
   for (const step of chainPath(from, to)) {
-    const split = splitStack(object, step.to);
+    const split = splitPending(object, pending, step.to);
     if (E.isLeft(split)) return split;
     const { buried } = split.right;
     let out: JsonObject;
@@ -119,8 +122,10 @@ export function convertAlongChain(
       keptEdits.push(...r.keptEdits);
       warnings.push(...r.warnings);
     }
-    object = joinStack(out, buried);
+    object = out;
+    pending = buried;
   }
+  object = joinStack(object, pending);
   const report: ObjectReport = {
     kind,
     ...identity(input),
