@@ -25,9 +25,9 @@ import {
   withoutGenerated,
 } from './stash.js';
 import {
-  checkAnnotationsSize,
   checkEntry,
   checkGenerated,
+  checkStashedAnnotations,
   partitionStashEntries,
   type StashRefusalCode,
 } from './stash-rules.js';
@@ -202,9 +202,8 @@ export function convertKind(
       entries,
       ...(generatedPaths.length > 0 ? { generated: generatedPaths } : {}),
     });
-    const size = checkAnnotationsSize(getPath(out, ['metadata', 'annotations']));
-    if (E.isLeft(size))
-      return E.left({ ...size.left, message: `with the conversion stash, ${size.left.message}` });
+    const size = checkStashedAnnotations(out);
+    if (E.isLeft(size)) return size;
   }
   const report: ObjectReport = {
     kind,

@@ -3,6 +3,7 @@ import {
   deepEqual,
   dotted,
   formatPath,
+  getPath,
   isObject,
   isPrefix,
   type Json,
@@ -489,6 +490,14 @@ export function checkAnnotationsSize(annotations: unknown): E.Either<StashRefusa
     path: 'metadata.annotations',
     message: `annotations total ${bytes} bytes, over the API server's limit of ${MAX_ANNOTATIONS_BYTES} bytes (256 KiB)`,
   });
+}
+
+/** `checkAnnotationsSize` of an object that has just been given its stash: the refusal says so. */
+export function checkStashedAnnotations(object: JsonObject): E.Either<StashRefusal, void> {
+  const size = checkAnnotationsSize(getPath(object, ['metadata', 'annotations']));
+  return E.isLeft(size)
+    ? E.left({ ...size.left, message: `with the conversion stash, ${size.left.message}` })
+    : size;
 }
 
 /**

@@ -503,6 +503,31 @@ describe('stash rules hold on every hop', () => {
     });
     expect(convert(hub, V1ALPHA4).object).toStrictEqual(object);
   });
+
+  it('refuses a result whose stacked stashes together pass the annotation limit', () => {
+    // Each part fits: a buried stash of 150 kB, and the 150 kB bootstrap.data that the
+    // v1alpha3 → v1alpha4 hop stashes. Joined at the end, they would be an object the API
+    // server refuses (until 2026-12-02 this came back as a result).
+    const big = (n: number) => 'x'.repeat(n);
+    const object = stashOn(
+      {
+        apiVersion: V1ALPHA3,
+        kind: 'Machine',
+        metadata: m(),
+        spec: { clusterName: 'c1', bootstrap: { data: big(150_000) } },
+      },
+      'example.com/v1',
+      [{ p: ['spec', 'x'], v: big(150_000) }],
+    );
+    const result = convertTo(object, V1ALPHA4);
+    expect(E.isLeft(result) && result.left).toMatchObject({
+      code: 'annotations-too-large',
+      path: 'metadata.annotations',
+      message: expect.stringMatching(/^with the conversion stash, annotations total 300\d{3} bytes, over/),
+    });
+    // One hop further, the next split already refuses the joined stash (as before).
+    expect(E.isLeft(convertTo(object, V1BETA1))).toBe(true);
+  });
 });
 
 describe('durations', () => {

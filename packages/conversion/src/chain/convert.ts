@@ -13,6 +13,7 @@ import {
 } from '../object-conversion.js';
 import { clone, type JsonObject } from '../path.js';
 import type { ObjectReport } from '../report.js';
+import { checkStashedAnnotations } from '../stash-rules.js';
 import { apiGroup, type Direction, V1ALPHA1, V1ALPHA1_GROUP, V1ALPHA2, V1ALPHA2_GROUP } from '../versions.js';
 import { convertHop, type Hop, type HopOptions } from './hop.js';
 import { TABLE_HOPS } from './hops/index.js';
@@ -125,7 +126,12 @@ export function convertAlongChain(
     object = out;
     pending = buried;
   }
-  object = joinStack(object, pending);
+  if (pending.text !== undefined) {
+    // Each hop held its own stash to the annotation limit; the stack under it joins only now.
+    object = joinStack(object, pending);
+    const size = checkStashedAnnotations(object);
+    if (E.isLeft(size)) return size;
+  }
   const report: ObjectReport = {
     kind,
     ...identity(input),

@@ -20,9 +20,9 @@ import {
   takeStash,
 } from '../stash.js';
 import {
-  checkAnnotationsSize,
   checkEntry,
   checkGenerated,
+  checkStashedAnnotations,
   partitionStashEntries,
   type StashRefusal,
   type StashRefusalCode,
@@ -345,9 +345,8 @@ export function convertHop(
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
   if (entries.length > 0) {
     putStash(out, { restores: from, entries });
-    const size = checkAnnotationsSize(getPath(out, ['metadata', 'annotations']));
-    if (E.isLeft(size))
-      return E.left({ ...size.left, message: `with the conversion stash, ${size.left.message}` });
+    const size = checkStashedAnnotations(out);
+    if (E.isLeft(size)) return size;
   }
   return E.right({
     object: out,
