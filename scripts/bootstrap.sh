@@ -5,13 +5,14 @@
 #
 # Uses the system Node when it is new enough. Otherwise installs Node 24 (the npm
 # registry's `node` package) and pnpm into a cache outside the repository, once, saying
-# what and where; later runs only set PATH. Quiet when there is nothing to do. Works in
+# what and where; later runs only set PATH. Both versions are pinned below, so a fresh
+# machine gets the toolchain CI ran, not whatever the registry lists newest that day. Quiet when there is nothing to do. Works in
 # bash and zsh, sourced (`. scripts/bootstrap.sh`).
 
 capi_kit_bootstrap() {
   local min_major=22 min_minor=19
   local cache="${CAPI_KIT_TOOLCHAIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/capi-kit/toolchain}"
-  local pnpm_version="12.21.0"
+  local node_version="24.21.0" pnpm_version="12.21.0"
   local -a installed=()
 
   node_ok() {
@@ -28,9 +29,9 @@ capi_kit_bootstrap() {
   fi
   if ! node_ok; then
     command -v npm >/dev/null 2>&1 || { echo "bootstrap: npm is needed to install Node 24" >&2; return 1; }
-    echo "bootstrap: Node >= 22.19 not found (have: $(node --version 2>/dev/null || echo none)); installing Node 24 from the npm registry into $cache/node (once)" >&2
+    echo "bootstrap: Node >= 22.19 not found (have: $(node --version 2>/dev/null || echo none)); installing Node $node_version from the npm registry into $cache/node (once)" >&2
     mkdir -p "$cache/node"
-    npm install --silent --no-audit --no-fund --prefix "$cache/node" node@24 >&2 || return 1
+    npm install --silent --no-audit --no-fund --prefix "$cache/node" "node@$node_version" >&2 || return 1
     PATH="$cache/node/node_modules/.bin:$PATH"
     node_ok || { echo "bootstrap: Node 24 install did not yield a working node" >&2; return 1; }
     installed+=("node $(node --version)")

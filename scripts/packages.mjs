@@ -62,3 +62,23 @@ export function packAll() {
   }
   return tarballs;
 }
+
+/**
+ * The one version pnpm-lock.yaml resolved for each third-party package that has exactly one,
+ * as npm `overrides`. A throwaway npm install pinned to these gets the tree the tests ran
+ * against instead of whatever the registry's metadata says today: a mirror can list a new
+ * release (openid-client 6.9.1) before it serves that release's own new dependency
+ * (oauth4webapi 3.8.9), and a fresh resolution then fails with ETARGET. Packages the lock
+ * holds in several versions are left to npm, which would otherwise force one version on all
+ * of their dependents.
+ */
+export function lockedVersions() {
+  const lock = readFileSync(join(root, 'pnpm-lock.yaml'), 'utf8');
+  const section = lock.slice(lock.indexOf('\npackages:\n'), lock.indexOf('\nsnapshots:\n'));
+  const versions = new Map();
+  for (const [, name, version] of section.matchAll(/^ {2}'?((?:@[^@/\s']+\/)?[^@\s']+)@([^'\s]+)'?:$/gm)) {
+    if (name.startsWith('@capi-kit/')) continue;
+    versions.set(name, versions.has(name) ? null : version);
+  }
+  return Object.fromEntries([...versions].filter(([, version]) => version !== null));
+}

@@ -2,13 +2,15 @@
 // Installs the packed tarballs into a throwaway npm project, outside the workspace, and
 // imports every public entry point with plain `node` — both `import` and `require` — then
 // runs the installed `capi-kit` binary. This catches what workspace links hide: missing
-// files, wrong `exports`, dependencies that only resolve inside the monorepo.
+// files, wrong `exports`, dependencies that only resolve inside the monorepo. Third-party
+// versions are pinned to pnpm-lock.yaml's (see `lockedVersions`), so the result does not
+// depend on the day's registry metadata.
 // Run after `pnpm build`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { entryPoints, packAll, workspacePackages } from './packages.mjs';
+import { entryPoints, lockedVersions, packAll, workspacePackages } from './packages.mjs';
 
 const tarballs = packAll();
 const project = mkdtempSync(join(tmpdir(), 'capi-kit-smoke-'));
@@ -16,7 +18,7 @@ let failures = 0;
 try {
   writeFileSync(
     join(project, 'package.json'),
-    JSON.stringify({ name: 'smoke', private: true, type: 'commonjs' }),
+    JSON.stringify({ name: 'smoke', private: true, type: 'commonjs', overrides: lockedVersions() }),
   );
   console.log(`installing ${tarballs.size} tarballs into ${project}`);
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], {
