@@ -6,8 +6,8 @@
 # Uses the system Node when it is new enough. Otherwise installs Node 24 (the npm
 # registry's `node` package) and pnpm into a cache outside the repository, once, saying
 # what and where; later runs only set PATH. Both versions are pinned below, so a fresh
-# machine gets the toolchain CI ran, not whatever the registry lists newest that day. Quiet when there is nothing to do. Works in
-# bash and zsh, sourced (`. scripts/bootstrap.sh`).
+# machine gets the toolchain CI ran, not whatever the registry lists newest that day. Quiet
+# when there is nothing to do. Works in bash and zsh, sourced (`. scripts/bootstrap.sh`).
 
 capi_kit_bootstrap() {
   local min_major=22 min_minor=19

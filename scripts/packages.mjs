@@ -74,7 +74,12 @@ export function packAll() {
  */
 export function lockedVersions() {
   const lock = readFileSync(join(root, 'pnpm-lock.yaml'), 'utf8');
-  const section = lock.slice(lock.indexOf('\npackages:\n'), lock.indexOf('\nsnapshots:\n'));
+  const start = lock.indexOf('\npackages:\n');
+  const end = lock.indexOf('\nsnapshots:\n');
+  // (a lockfile of another layout would pin nothing, and the smoke test would go back to
+  // resolving fresh without saying so)
+  if (start < 0 || end < start) throw new Error('pnpm-lock.yaml: no packages: section before snapshots:');
+  const section = lock.slice(start, end);
   const versions = new Map();
   for (const [, name, version] of section.matchAll(/^ {2}'?((?:@[^@/\s']+\/)?[^@\s']+)@([^'\s]+)'?:$/gm)) {
     if (name.startsWith('@capi-kit/')) continue;
