@@ -64,15 +64,9 @@ export function packAll() {
 }
 
 /**
- * The one version pnpm-lock.yaml resolved for each third-party package that has exactly one,
- * as npm `overrides`. A throwaway npm install pinned to these gets the tree the tests ran
- * against instead of whatever the registry's metadata says today: a mirror can list a new
- * release (openid-client 6.9.1) before it serves that release's own new dependency
- * (oauth4webapi 3.8.9), and a fresh resolution then fails with ETARGET. Packages the lock
- * holds in several versions are left to npm, which would otherwise force one version on all
- * of their dependents.
+ * Every third-party package pnpm-lock.yaml resolves, and its versions (name → versions).
  */
-export function lockedVersions() {
+export function lockedPackages() {
   const lock = readFileSync(join(root, 'pnpm-lock.yaml'), 'utf8');
   const start = lock.indexOf('\npackages:\n');
   const end = lock.indexOf('\nsnapshots:\n');
@@ -80,10 +74,51 @@ export function lockedVersions() {
   // resolving fresh without saying so)
   if (start < 0 || end < start) throw new Error('pnpm-lock.yaml: no packages: section before snapshots:');
   const section = lock.slice(start, end);
-  const versions = new Map();
+  const packages = new Map();
   for (const [, name, version] of section.matchAll(/^ {2}'?((?:@[^@/\s']+\/)?[^@\s']+)@([^'\s]+)'?:$/gm)) {
     if (name.startsWith('@capi-kit/')) continue;
-    versions.set(name, versions.has(name) ? null : version);
+    packages.set(name, [...(packages.get(name) ?? []), version]);
   }
-  return Object.fromEntries([...versions].filter(([, version]) => version !== null));
+  return packages;
+}
+
+/**
+ * pnpm-lock.yaml's versions as npm `overrides`, so a throwaway npm install gets the tree the
+ * tests ran against instead of whatever the registry's metadata says today: a mirror can list
+ * a new release (openid-client 6.9.1) before it serves that release's own new dependency
+ * (oauth4webapi 3.8.9), and a fresh resolution then fails with ETARGET.
+ *
+ * A package locked at one version is pinned to it everywhere. A package locked at several
+ * gets one rule per version, keyed `name@version`, highest first: npm applies the first rule
+ * whose key intersects the range a dependent asks for, so each dependent gets the highest
+ * locked version its range allows, which is how pnpm chose among them.
+ */
+export function lockedVersions() {
+  const overrides = {};
+  for (const [name, versions] of lockedPackages()) {
+    if (versions.length === 1) {
+      overrides[name] = versions[0];
+      continue;
+    }
+    const highestFirst = [...versions].sort((a, b) => compareVersions(b, a));
+    for (const version of highestFirst) overrides[`${name}@${version}`] = version;
+  }
+  return overrides;
+}
+
+/** Orders two semver versions (a prerelease before its release; prerelease tags compared as text). */
+function compareVersions(a, b) {
+  const [coreA, preA] = splitVersion(a);
+  const [coreB, preB] = splitVersion(b);
+  for (let i = 0; i < 3; i++) if (coreA[i] !== coreB[i]) return coreA[i] - coreB[i];
+  if (preA === preB) return 0;
+  if (preA === undefined) return 1;
+  if (preB === undefined) return -1;
+  return preA < preB ? -1 : 1;
+}
+
+function splitVersion(version) {
+  const dash = version.indexOf('-');
+  const core = dash < 0 ? version : version.slice(0, dash);
+  return [core.split('.').map(Number), dash < 0 ? undefined : version.slice(dash + 1)];
 }

@@ -4,13 +4,13 @@
 // runs the installed `capi-kit` binary. This catches what workspace links hide: missing
 // files, wrong `exports`, dependencies that only resolve inside the monorepo. Third-party
 // versions are pinned to pnpm-lock.yaml's (see `lockedVersions`), so the result does not
-// depend on the day's registry metadata.
+// depend on the day's registry metadata, and checked: a version the lock lacks fails.
 // Run after `pnpm build`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { entryPoints, lockedVersions, packAll, workspacePackages } from './packages.mjs';
+import { entryPoints, lockedPackages, lockedVersions, packAll, workspacePackages } from './packages.mjs';
 
 const tarballs = packAll();
 const project = mkdtempSync(join(tmpdir(), 'capi-kit-smoke-'));
@@ -25,6 +25,28 @@ try {
     cwd: project,
     stdio: 'inherit',
   });
+
+  // Every installed third-party package must be at a version the lock holds: one that is
+  // not was resolved fresh from the registry, which is what the overrides are there to stop.
+  const locked = lockedPackages();
+  const unlocked = new Set();
+  const walk = (dependencies = {}) => {
+    // (`--long` gives each entry its package's own name: an alias such as `string-width-cjs`
+    // is keyed by the alias)
+    for (const [key, { name = key, version, dependencies: nested }] of Object.entries(dependencies)) {
+      if (!name.startsWith('@capi-kit/') && version !== undefined && !locked.get(name)?.includes(version))
+        unlocked.add(`${name}@${version}`);
+      walk(nested);
+    }
+  };
+  const tree = spawnSync('npm', ['ls', '--all', '--json', '--long'], { cwd: project, encoding: 'utf8' });
+  walk(JSON.parse(tree.stdout).dependencies);
+  if (unlocked.size > 0) failures++;
+  console.log(
+    unlocked.size === 0
+      ? 'ok   every installed third-party version is the one pnpm-lock.yaml holds'
+      : `FAIL installed versions pnpm-lock.yaml does not hold: ${[...unlocked].sort().join(', ')}`,
+  );
 
   const check = (label, args) => {
     const run = spawnSync(process.execPath, args, { cwd: project, encoding: 'utf8' });
