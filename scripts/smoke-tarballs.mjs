@@ -26,26 +26,12 @@ try {
     stdio: 'inherit',
   });
 
-  // Every installed third-party package must be at a version the lock holds: one that is
-  // not was resolved fresh from the registry, which is what the overrides are there to stop.
-  const locked = lockedPackages();
-  const unlocked = new Set();
-  const walk = (dependencies = {}) => {
-    // (`--long` gives each entry its package's own name: an alias such as `string-width-cjs`
-    // is keyed by the alias)
-    for (const [key, { name = key, version, dependencies: nested }] of Object.entries(dependencies)) {
-      if (!name.startsWith('@capi-kit/') && version !== undefined && !locked.get(name)?.includes(version))
-        unlocked.add(`${name}@${version}`);
-      walk(nested);
-    }
-  };
-  const tree = spawnSync('npm', ['ls', '--all', '--json', '--long'], { cwd: project, encoding: 'utf8' });
-  walk(JSON.parse(tree.stdout).dependencies);
-  if (unlocked.size > 0) failures++;
+  const offTheLock = installedOffTheLock(project);
+  if (offTheLock.length > 0) failures++;
   console.log(
-    unlocked.size === 0
+    offTheLock.length === 0
       ? 'ok   every installed third-party version is the one pnpm-lock.yaml holds'
-      : `FAIL installed versions pnpm-lock.yaml does not hold: ${[...unlocked].sort().join(', ')}`,
+      : `FAIL installed versions pnpm-lock.yaml does not hold: ${offTheLock.join(', ')}`,
   );
 
   const check = (label, args) => {
@@ -80,9 +66,38 @@ try {
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
+
 if (failures > 0) {
   console.error(`\n${failures} smoke check(s) failed`);
   process.exitCode = 1;
 } else {
   console.log('\nall tarballs install and import');
+}
+
+/**
+ * The third-party packages installed in `project` at a version pnpm-lock.yaml does not hold,
+ * as sorted `name@version`: each was resolved fresh from the registry, which the overrides
+ * are there to stop. An `npm ls` that prints no JSON is reported as one such problem.
+ */
+function installedOffTheLock(project) {
+  const tree = spawnSync('npm', ['ls', '--all', '--json', '--long'], { cwd: project, encoding: 'utf8' });
+  let root;
+  try {
+    root = JSON.parse(tree.stdout);
+  } catch {
+    return [`(npm ls printed no JSON: ${tree.stderr.trim().split('\n')[0] || `exit ${tree.status}`})`];
+  }
+  const locked = lockedPackages();
+  const off = new Set();
+  const walk = (dependencies = {}) => {
+    // (`--long` gives each entry its package's own name: an alias such as `string-width-cjs`
+    // is keyed by the alias)
+    for (const [key, { name = key, version, dependencies: nested }] of Object.entries(dependencies)) {
+      if (!name.startsWith('@capi-kit/') && version !== undefined && !locked.get(name)?.includes(version))
+        off.add(`${name}@${version}`);
+      walk(nested);
+    }
+  };
+  walk(root.dependencies);
+  return [...off].sort();
 }
