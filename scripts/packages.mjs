@@ -77,25 +77,27 @@ export function lockedPackages() {
   const packages = new Map();
   for (const [, name, version] of section.matchAll(/^ {2}'?((?:@[^@/\s']+\/)?[^@\s']+)@([^'\s]+)'?:$/gm)) {
     if (name.startsWith('@capi-kit/')) continue;
-    packages.set(name, [...(packages.get(name) ?? []), version]);
+    const versions = packages.get(name);
+    if (versions === undefined) packages.set(name, [version]);
+    else versions.push(version);
   }
   return packages;
 }
 
 /**
- * pnpm-lock.yaml's versions as npm `overrides`, so a throwaway npm install gets the tree the
- * tests ran against instead of whatever the registry's metadata says today: a mirror can list
- * a new release (openid-client 6.9.1) before it serves that release's own new dependency
- * (oauth4webapi 3.8.9), and a fresh resolution then fails with ETARGET.
+ * pnpm-lock.yaml's versions (`lockedPackages`) as npm `overrides`, so a throwaway npm install
+ * gets the tree the tests ran against instead of whatever the registry's metadata says today:
+ * a mirror can list a new release (openid-client 6.9.1) before it serves that release's own
+ * new dependency (oauth4webapi 3.8.9), and a fresh resolution then fails with ETARGET.
  *
  * A package locked at one version is pinned to it everywhere. A package locked at several
  * gets one rule per version, keyed `name@version`, highest first: npm applies the first rule
  * whose key intersects the range a dependent asks for, so each dependent gets the highest
  * locked version its range allows, which is how pnpm chose among them.
  */
-export function lockedVersions() {
+export function lockedVersions(packages = lockedPackages()) {
   const overrides = {};
-  for (const [name, versions] of lockedPackages()) {
+  for (const [name, versions] of packages) {
     if (versions.length === 1) {
       overrides[name] = versions[0];
       continue;

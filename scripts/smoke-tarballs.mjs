@@ -13,12 +13,13 @@ import { join } from 'node:path';
 import { entryPoints, lockedPackages, lockedVersions, packAll, workspacePackages } from './packages.mjs';
 
 const tarballs = packAll();
+const locked = lockedPackages();
 const project = mkdtempSync(join(tmpdir(), 'capi-kit-smoke-'));
 let failures = 0;
 try {
   writeFileSync(
     join(project, 'package.json'),
-    JSON.stringify({ name: 'smoke', private: true, type: 'commonjs', overrides: lockedVersions() }),
+    JSON.stringify({ name: 'smoke', private: true, type: 'commonjs', overrides: lockedVersions(locked) }),
   );
   console.log(`installing ${tarballs.size} tarballs into ${project}`);
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], {
@@ -26,7 +27,7 @@ try {
     stdio: 'inherit',
   });
 
-  const offTheLock = installedOffTheLock(project);
+  const offTheLock = installedOffTheLock(project, locked);
   if (offTheLock.length > 0) failures++;
   console.log(
     offTheLock.length === 0
@@ -75,11 +76,11 @@ if (failures > 0) {
 }
 
 /**
- * The third-party packages installed in `project` at a version pnpm-lock.yaml does not hold,
- * as sorted `name@version`: each was resolved fresh from the registry, which the overrides
- * are there to stop. An `npm ls` that prints no JSON is reported as one such problem.
+ * The third-party packages installed in `project` at a version `locked` (pnpm-lock.yaml's,
+ * from `lockedPackages`) does not hold, as sorted `name@version`: each was resolved fresh
+ * from the registry, which the overrides are there to stop. An `npm ls` that prints no JSON is reported as one such problem.
  */
-function installedOffTheLock(project) {
+function installedOffTheLock(project, locked) {
   const tree = spawnSync('npm', ['ls', '--all', '--json', '--long'], { cwd: project, encoding: 'utf8' });
   let root;
   try {
@@ -87,7 +88,6 @@ function installedOffTheLock(project) {
   } catch {
     return [`(npm ls printed no JSON: ${tree.stderr.trim().split('\n')[0] || `exit ${tree.status}`})`];
   }
-  const locked = lockedPackages();
   const off = new Set();
   const walk = (dependencies = {}) => {
     // (`--long` gives each entry its package's own name: an alias such as `string-width-cjs`
