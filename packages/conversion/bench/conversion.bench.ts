@@ -8,10 +8,23 @@
 // CAPI_KIT_BENCH_ROUNDS (default 200) timed rounds run every task once (interleavedMedians).
 // Both sides keep a batch's results until the batch ends, as a caller converting a manifest
 // keeps its objects (until 2026-12-02 only the conversion did, the copies were dropped).
+//
+// A floor task per direction times the least work any lossless converter of these objects
+// does, whatever its design: going up, one structural copy of the object, the stash text
+// (JSON.stringify of the very payload capi-kit writes) and one copy of the providerSpec value
+// (which the AWS plug-in carries into the AWSMachine); going down, JSON.parse of the stash
+// text and one structural copy of the object. Its `FLOOR` line is on the same scale as the
+// `RATIO` line: how much of the conversion's time is the work itself.
 import * as E from 'fp-ts/lib/Either.js';
 import { countFromEnv, interleavedMedians, printRatio } from '../../../scripts/bench-ratio.js';
 import { awsConversionPlugin } from '../../providers-aws/dist/conversion/index.js';
-import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../dist/index.js';
+import {
+  CONVERSION_DATA_ANNOTATION,
+  type ConvertOptions,
+  convertObject,
+  V1ALPHA1,
+  V1ALPHA2,
+} from '../dist/index.js';
 
 const count = countFromEnv('CAPI_KIT_BENCH_OBJECTS', 1000);
 const options: ConvertOptions = { plugins: [awsConversionPlugin] };
@@ -145,12 +158,42 @@ const machinesUp = convertAll(machines, V1ALPHA2);
 const deploymentsUp = convertAll(deployments, V1ALPHA2);
 
 let sink = 0;
+
+/** A plain recursive copy of JSON data: the floor's structural copy. */
+function copy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copy);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+type Json = Record<string, unknown>;
+const stashText = (object: unknown) =>
+  (object as { metadata: { annotations: Json } }).metadata.annotations[CONVERSION_DATA_ANNOTATION] as string;
+const providerSpecValue = (object: unknown) => {
+  const spec = (object as { spec: Json }).spec;
+  const machineSpec = (spec.template === undefined ? spec : (spec.template as { spec: Json }).spec) as Json;
+  return (machineSpec.providerSpec as Json).value;
+};
+/** The least work of converting `objects` up; `stashes[i]` is the payload capi-kit writes for `objects[i]`. */
+function floorUp(objects: readonly unknown[], stashes: readonly unknown[]): void {
+  sink += objects.map((o, i) => [copy(o), JSON.stringify(stashes[i]), copy(providerSpecValue(o))]).length;
+}
+/** The least work of converting `objects` down: read each stash, copy each object. */
+function floorDown(objects: readonly unknown[]): void {
+  sink += objects.map((o) => [JSON.parse(stashText(o)), copy(o)]).length;
+}
+
 function convertEach(objects: readonly unknown[], to: typeof V1ALPHA1 | typeof V1ALPHA2): void {
   sink += convertAll(objects, to).length;
 }
 function copyEach(objects: readonly unknown[]): void {
   sink += objects.map((o) => JSON.parse(JSON.stringify(o))).length;
 }
+
+const machineStashes = machinesUp.map((o) => JSON.parse(stashText(o)));
+const deploymentStashes = deploymentsUp.map((o) => JSON.parse(stashText(o)));
 
 const tasks = [
   { name: `Machine v1alpha1 → v1alpha2 (${count})`, run: () => convertEach(machines, V1ALPHA2) },
@@ -162,6 +205,13 @@ const tasks = [
     run: () => convertEach(deploymentsUp, V1ALPHA1),
   },
   { name: `MachineDeployment JSON.parse(JSON.stringify) (${count})`, run: () => copyEach(deployments) },
+  { name: `Machine floor v1alpha1 → v1alpha2 (${count})`, run: () => floorUp(machines, machineStashes) },
+  { name: `Machine floor v1alpha2 → v1alpha1 (${count})`, run: () => floorDown(machinesUp) },
+  {
+    name: `MachineDeployment floor v1alpha1 → v1alpha2 (${count})`,
+    run: () => floorUp(deployments, deploymentStashes),
+  },
+  { name: `MachineDeployment floor v1alpha2 → v1alpha1 (${count})`, run: () => floorDown(deploymentsUp) },
 ];
 const rounds = countFromEnv('CAPI_KIT_BENCH_ROUNDS', 200);
 const medians = interleavedMedians(tasks, { rounds, warmupRounds: 20 });
@@ -188,9 +238,7 @@ for (const [key, kind, direction] of [
   ['convert-machinedeployment-up/json-roundtrip', 'MachineDeployment', 'v1alpha1 → v1alpha2'],
   ['convert-machinedeployment-down/json-roundtrip', 'MachineDeployment', 'v1alpha2 → v1alpha1'],
 ] as const) {
-  printRatio(
-    key,
-    median(`${kind} ${direction} (${count})`),
-    median(`${kind} JSON.parse(JSON.stringify) (${count})`),
-  );
+  const baseline = median(`${kind} JSON.parse(JSON.stringify) (${count})`);
+  printRatio(key, median(`${kind} ${direction} (${count})`), baseline);
+  console.log(`FLOOR ${key} ${(median(`${kind} floor ${direction} (${count})`) / baseline).toFixed(3)}`);
 }
