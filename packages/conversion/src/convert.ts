@@ -31,6 +31,7 @@ import {
   partitionStashEntries,
   type StashRefusalCode,
 } from './stash-rules.js';
+import { tooDeepOrRethrow } from './too-deep.js';
 import {
   type ApiVersion,
   apiGroup,
@@ -230,6 +231,18 @@ export function convertObject(
   value: unknown,
   to: ApiVersion,
   options: ConvertOptions = {},
+): E.Either<ConversionError, DocumentConversion> {
+  try {
+    return convertCheckedObject(value, to, options);
+  } catch (error) {
+    return tooDeepOrRethrow(value, error);
+  }
+}
+
+function convertCheckedObject(
+  value: unknown,
+  to: ApiVersion,
+  options: ConvertOptions,
 ): E.Either<ConversionError, DocumentConversion> {
   const checked = conversionInput(value);
   if (E.isLeft(checked)) return checked;

@@ -24,7 +24,9 @@ export type ConversionErrorCode =
   /** Two documents would write the same object with different content. */
   | 'duplicate-output'
   /** The manifest text itself does not parse. */
-  | 'manifest-syntax';
+  | 'manifest-syntax'
+  /** The object nests deeper than the conversion's walks can go (too-deep.ts). */
+  | 'too-deep';
 
 export interface ConversionError {
   readonly code: ConversionErrorCode;

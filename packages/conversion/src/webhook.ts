@@ -5,6 +5,7 @@ import { type ChainOptions, convertTo } from './chain/convert.js';
 import { isChainVersion } from './chain/versions.js';
 import { formatConversionError } from './errors.js';
 import { isObject, type Json, type JsonObject } from './path.js';
+import { isStackOverflow, tooDeepError } from './too-deep.js';
 
 /**
  * `@capi-kit/conversion/webhook`: the conversion engine behind a Kubernetes CRD conversion
@@ -73,19 +74,24 @@ export function handleConversionReview(
   if (!isObject(request)) return failure('', 'not a ConversionReview: request is missing');
   const uid = typeof request.uid === 'string' ? request.uid : '';
   if (uid === '') return failure('', 'request.uid is missing');
-  if (
-    isObject(review) &&
-    review.apiVersion !== undefined &&
-    review.apiVersion !== CONVERSION_REVIEW_API_VERSION
-  ) {
+  // (`review` is an object: it has a request)
+  const { apiVersion, kind } = review as JsonObject;
+  if (apiVersion !== CONVERSION_REVIEW_API_VERSION) {
     return failure(
       uid,
-      `ConversionReview ${String(review.apiVersion)} is not supported (only ${CONVERSION_REVIEW_API_VERSION})`,
+      apiVersion === undefined
+        ? `apiVersion is missing (a ConversionReview is ${CONVERSION_REVIEW_API_VERSION})`
+        : `ConversionReview ${JSON.stringify(apiVersion)} is not supported (only ${CONVERSION_REVIEW_API_VERSION})`,
     );
   }
+  if (kind !== 'ConversionReview')
+    return failure(uid, `kind is ${JSON.stringify(kind ?? null)}, not ConversionReview`);
   const desired = request.desiredAPIVersion;
   if (typeof desired !== 'string' || desired === '')
     return failure(uid, 'request.desiredAPIVersion is missing');
+  // The chain knows its versions: a review asking for another fails even with no objects.
+  if (options.convert === undefined && !isChainVersion(desired))
+    return failure(uid, `${desired} is not a Cluster API version this webhook converts to`);
   const objects = request.objects ?? [];
   if (!Array.isArray(objects)) return failure(uid, 'request.objects must be a list');
   const convert = options.convert ?? chainConverter(options);
@@ -94,7 +100,18 @@ export function handleConversionReview(
     const where = `objects[${i}]`;
     if (!isObject(object)) return failure(uid, `${where}: is not an object`);
     const label = describe(object);
-    const result = convert(object, desired);
+    let result: E.Either<string, JsonObject>;
+    try {
+      result = convert(object, desired);
+    } catch (error) {
+      // (an operator's converter too: an object too deep for its walks fails the review)
+      if (!isStackOverflow(error)) throw error;
+      const { path, message } = tooDeepError(object);
+      return failure(
+        uid,
+        `${where} (${label}): ${formatConversionError(path === undefined ? { message } : { path, message })}`,
+      );
+    }
     if (E.isLeft(result)) return failure(uid, `${where} (${label}): ${result.left}`);
     if (result.right.apiVersion !== desired) {
       return failure(uid, `${where} (${label}): cannot convert ${String(object.apiVersion)} to ${desired}`);
@@ -139,7 +156,9 @@ export interface ConversionWebhookServer {
 
 /**
  * Serves `handleConversionReview` over HTTPS (node:https). POSTs to `path` with a JSON
- * ConversionReview get its response; anything else gets 404/405/400/413.
+ * ConversionReview get its response; anything else gets 404, 405, 415 (not JSON by its
+ * Content-Type), 400 (not JSON by its body) or 413; a request whose conversion throws gets
+ * 500, and the server goes on serving.
  */
 export async function serveConversionWebhook(
   options: ServeConversionWebhookOptions,
@@ -154,6 +173,11 @@ export async function serveConversionWebhook(
     const url = new URL(req.url ?? '/', 'https://localhost');
     if (url.pathname !== path) return send(404, { error: `no webhook at ${url.pathname}` });
     if (req.method !== 'POST') return send(405, { error: 'POST a ConversionReview' });
+    // The API server sends JSON; a body of any other type is not a review it sent.
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      return send(415, { error: `Content-Type must be application/json, not ${JSON.stringify(type)}` });
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
@@ -175,7 +199,17 @@ export async function serveConversionWebhook(
       } catch {
         return send(400, { error: 'request body is not JSON' });
       }
-      send(200, handleConversionReview(review, options));
+      // One request must never take the server down: whatever escapes (a defect, an
+      // operator's converter throwing) is that request's 500, and the server keeps serving.
+      let body: string;
+      try {
+        body = JSON.stringify(handleConversionReview(review, options));
+      } catch (error) {
+        return send(500, {
+          error: `conversion failed: ${error instanceof Error ? error.message : String(error)}`,
+        });
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
     });
   });
   await new Promise<void>((resolve, reject) => {

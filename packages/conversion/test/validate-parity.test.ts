@@ -1,6 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { convertManifest, formatConversionError, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
+import {
+  type ChainVersion,
+  convertManifest,
+  formatConversionError,
+  V1ALPHA1,
+  V1ALPHA2,
+  V1BETA1,
+  V1BETA2,
+} from '../src/index.js';
 
 /** convert refuses what `validate` refuses, and reads nested Lists as validate does (issue #12). */
 
@@ -8,7 +16,7 @@ const cluster = (version: string, metadata: string) =>
   `apiVersion: ${version}\nkind: Cluster\nmetadata:\n${metadata}`;
 const V1ALPHA2_CLUSTER = 'cluster.x-k8s.io/v1alpha2';
 
-function refused(text: string, to: typeof V1ALPHA1 | typeof V1ALPHA2) {
+function refused(text: string, to: ChainVersion) {
   const result = convertManifest(text, { to });
   if (E.isRight(result)) throw new Error(`expected a refusal, got:\n${result.right.text}`);
   return result.left.map(formatConversionError);
@@ -31,6 +39,25 @@ describe('convert refuses what validate refuses', () => {
     it(`a label that is not a string (to ${to})`, () => {
       expect(refused(cluster(from, '  name: c\n  labels:\n    a: 1\n'), to)).toEqual([
         expect.stringMatching(/^document 1 .*metadata\.labels\.a: must be a string/),
+      ]);
+    });
+  }
+
+  // The later versions go hop by hop (chain/convert.ts): each path refuses what the first does.
+  for (const [to, from] of [
+    [V1BETA2, V1BETA1],
+    [V1ALPHA2, V1BETA1],
+    [V1ALPHA1, V1BETA2],
+    [V1BETA1, 'cluster.x-k8s.io/v1alpha3'],
+  ] as const) {
+    it(`YAML 1.1 booleans and numbers as name, namespace and labels (${from} to ${to})`, () => {
+      const machine = `apiVersion: ${from}\nkind: Machine\nmetadata:\n  name: yes\n  namespace: 0755\nspec:\n  clusterName: c\n`;
+      expect(refused(machine, to)).toEqual([
+        expect.stringMatching(/^document 1 .*metadata\.name: must be a string, not true/),
+      ]);
+      const labelled = `apiVersion: ${from}\nkind: Machine\nmetadata:\n  name: m\n  labels: {version: 1.10, enabled: on}\nspec:\n  clusterName: c\n`;
+      expect(refused(labelled, to)).toEqual([
+        expect.stringMatching(/^document 1 .*metadata\.labels\.version: must be a string, not 1\.1/),
       ]);
     });
   }

@@ -27,6 +27,13 @@ const review = (objects: readonly unknown[], desiredAPIVersion: string, uid = 'a
   request: { uid, desiredAPIVersion, objects },
 });
 
+/** `{a: {a: … {}}}`, `depth` levels (built without recursion). */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
 describe('handleConversionReview', () => {
   it('echoes the uid and converts every object, in order', () => {
     const out = handleConversionReview(
@@ -107,10 +114,46 @@ describe('handleConversionReview', () => {
       },
       'u',
     ],
+    [{ kind: 'ConversionReview', request: { uid: 'u', desiredAPIVersion: 'cluster.x-k8s.io/v1beta2' } }, 'u'],
+    [
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'Pod',
+        request: { uid: 'u', desiredAPIVersion: 'cluster.x-k8s.io/v1beta2', objects: [machine('a')] },
+      },
+      'u',
+    ],
+    [
+      {
+        apiVersion: 'apiextensions.k8s.io/v1beta1',
+        kind: 'ConversionReview',
+        request: { uid: 'u', desiredAPIVersion: 'cluster.x-k8s.io/v1beta2', objects: [] },
+      },
+      'u',
+    ],
+    [review([], 'cluster.x-k8s.io/v9', 'u'), 'u'],
+    [
+      {
+        ...review([], 'cluster.x-k8s.io/v9', 'u'),
+        request: { uid: 'u', desiredAPIVersion: 'x/v9', objects: null },
+      },
+      'u',
+    ],
   ])('a malformed review %j gets a Failure', (input, uid) => {
     const out = handleConversionReview(input);
     expect(out.response.uid).toBe(uid);
     expect(out.response.result.status).toBe('Failure');
+  });
+
+  it('fails an object too deep to convert, naming it, instead of throwing', () => {
+    const out = handleConversionReview(
+      review([machine('a'), machine('b', { x: nested(50_000) })], 'cluster.x-k8s.io/v1beta2'),
+    );
+    expect(out.response.result).toEqual({
+      status: 'Failure',
+      message:
+        'objects[1] (Machine default/b): spec.x.a.a.a.a.a.a…: nests 50002 levels deep, too deep to convert',
+    });
   });
 
   it('takes an operator’s own converter', () => {
@@ -127,36 +170,41 @@ describe('handleConversionReview', () => {
   });
 });
 
+/** One HTTPS request to a webhook server trusting `caPem`: its status and body. */
+function post(
+  server: { port: number },
+  caPem: string,
+  path: string,
+  body: string,
+  method = 'POST',
+  type = 'application/json',
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, method, ca: caPem, headers: { 'Content-Type': type } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 describe('serveConversionWebhook', () => {
   it('serves ConversionReviews over HTTPS and refuses other requests', async () => {
     const ca = await createCertificateAuthority('chain-test-ca');
     const serving = await ca.issueServerCertificate(['127.0.0.1', 'localhost']);
     const server = await serveConversionWebhook({ cert: serving.certPem, key: serving.keyPem, port: 0 });
     try {
-      const post = (path: string, body: string, method = 'POST') =>
-        new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const req = request(
-            {
-              host: '127.0.0.1',
-              port: server.port,
-              path,
-              method,
-              ca: ca.certPem,
-              headers: { 'Content-Type': 'application/json' },
-            },
-            (res) => {
-              let text = '';
-              res.setEncoding('utf8');
-              res.on('data', (c: string) => {
-                text += c;
-              });
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-            },
-          );
-          req.on('error', reject);
-          req.end(body);
-        });
-      const ok = await post(
+      const send = (path: string, body: string, method?: string, type?: string) =>
+        post(server, ca.certPem, path, body, method, type);
+      const ok = await send(
         '/convert?timeout=30s',
         JSON.stringify(review([machine('a')], 'cluster.x-k8s.io/v1beta1')),
       );
@@ -164,10 +212,57 @@ describe('serveConversionWebhook', () => {
       const reply = JSON.parse(ok.body);
       expect(reply.response.uid).toBe('abc-123');
       expect(reply.response.convertedObjects[0].apiVersion).toBe('cluster.x-k8s.io/v1beta1');
-      expect((await post('/other', '{}')).status).toBe(404);
-      expect((await post('/convert', '', 'GET')).status).toBe(405);
-      expect((await post('/convert', '{nope')).status).toBe(400);
+      expect((await send('/other', '{}')).status).toBe(404);
+      expect((await send('/convert', '', 'GET')).status).toBe(405);
+      expect((await send('/convert', '{nope')).status).toBe(400);
+      // A review too deep to convert is that review's Failure; the server goes on serving.
+      // (its text is built as text: JSON.stringify itself cannot write 50,000 levels)
+      const x = `${'{"a":'.repeat(50_000)}{}${'}'.repeat(50_000)}`;
+      const text = JSON.stringify(review([machine('d', { x: 'X' })], 'cluster.x-k8s.io/v1beta2'));
+      const deep = await send('/convert', text.replace('"X"', x));
+      expect(deep.status).toBe(200);
+      expect(JSON.parse(deep.body).response.result.message).toMatch(/too deep to convert/);
+      const plain = await send(
+        '/convert',
+        JSON.stringify(review([], 'cluster.x-k8s.io/v1beta1')),
+        'POST',
+        'text/plain',
+      );
+      expect(plain).toEqual({
+        status: 415,
+        body: JSON.stringify({ error: 'Content-Type must be application/json, not "text/plain"' }),
+      });
+      expect((await send('/convert', '{}', 'POST', 'application/json; charset=utf-8')).status).toBe(200);
       expect(server.url).toBe(`https://127.0.0.1:${server.port}/convert`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 500 when a conversion throws, and goes on serving', async () => {
+    const ca = await createCertificateAuthority('chain-test-ca');
+    const serving = await ca.issueServerCertificate(['127.0.0.1']);
+    const server = await serveConversionWebhook({
+      cert: serving.certPem,
+      key: serving.keyPem,
+      port: 0,
+      convert: (o) => {
+        if (o.kind === 'Bad') throw new Error('the operator’s converter broke');
+        return E.right({ ...o, apiVersion: 'example.com/v2' });
+      },
+    });
+    try {
+      const bad = review([{ apiVersion: 'example.com/v1', kind: 'Bad' }], 'example.com/v2');
+      expect(await post(server, ca.certPem, '/convert', JSON.stringify(bad))).toEqual({
+        status: 500,
+        body: JSON.stringify({ error: 'conversion failed: the operator’s converter broke' }),
+      });
+      const good = review([{ apiVersion: 'example.com/v1', kind: 'Good' }], 'example.com/v2');
+      const ok = await post(server, ca.certPem, '/convert', JSON.stringify(good));
+      expect(ok.status).toBe(200);
+      expect(JSON.parse(ok.body).response.convertedObjects).toEqual([
+        { apiVersion: 'example.com/v2', kind: 'Good' },
+      ]);
     } finally {
       await server.close();
     }

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { type ConvertOptions, convertKind, convertObject } from '../convert.js';
+import { type ConvertOptions, checkShape, convertKind, convertObject } from '../convert.js';
 import type { ConversionError, ConversionFailure } from '../errors.js';
 import type { AppliedMove } from '../moves.js';
 import {
@@ -14,6 +14,7 @@ import {
 import { clone, type JsonObject } from '../path.js';
 import type { ObjectReport } from '../report.js';
 import { checkStashedAnnotations } from '../stash-rules.js';
+import { tooDeepOrRethrow } from '../too-deep.js';
 import { apiGroup, type Direction, V1ALPHA1, V1ALPHA1_GROUP, V1ALPHA2, V1ALPHA2_GROUP } from '../versions.js';
 import { convertHop, type Hop, type HopOptions } from './hop.js';
 import { TABLE_HOPS } from './hops/index.js';
@@ -73,6 +74,10 @@ export function convertAlongChain(
       });
     }
   }
+  // What the first hop's own check refuses, every hop refuses: a YAML `name: yes` or a label
+  // `on: true` carried along as a boolean would silently change the object's identity.
+  const shape = checkShape(input);
+  if (shape !== undefined) return E.left(shape);
   // The object as the last hop left it, and the stack still to go under its stash: joined
   // (and written into the annotation) once, after the last hop.
   let object = input;
@@ -159,6 +164,18 @@ export function convertTo(
   value: unknown,
   to: ChainVersion,
   options: ChainOptions = {},
+): E.Either<ConversionError, DocumentConversion> {
+  try {
+    return convertCheckedTo(value, to, options);
+  } catch (error) {
+    return tooDeepOrRethrow(value, error);
+  }
+}
+
+function convertCheckedTo(
+  value: unknown,
+  to: ChainVersion,
+  options: ChainOptions,
 ): E.Either<ConversionError, DocumentConversion> {
   const checked = conversionInput(value);
   if (E.isLeft(checked)) return checked;
