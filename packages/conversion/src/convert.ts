@@ -171,7 +171,7 @@ export function convertKind(
   let generatedObjects: readonly JsonObject[] = [];
   let generatedPaths: { path: string[]; value: Json }[] = [];
   if (direction === 'up') {
-    const step = runPlugin(rest, out, table, options, owned);
+    const step = runPlugin(rest, out, table, options, restored, owned);
     if (E.isLeft(step)) return step;
     generatedObjects = step.right.objects;
     generatedPaths = step.right.generated;

@@ -14,6 +14,7 @@ import {
   formatPath,
   getPath,
   isObject,
+  isPrefix,
   type Json,
   type JsonObject,
   type OwnedSet,
@@ -29,6 +30,7 @@ import {
   type PluginResult,
   providerSpecType,
 } from './plugins.js';
+import type { StashEntry } from './stash.js';
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -106,6 +108,12 @@ function clusterNameLabel(object: JsonObject, paths: PluginPaths): string | unde
   return str(getPath(object, paths.clusterLabel)) ?? str(getPath(object, OBJECT_CLUSTER_LABEL_PATH));
 }
 
+/** Whether a stash entry put back `path` (or something inside it). */
+function restoredPath(restored: readonly StashEntry[], path: readonly string[]): boolean {
+  for (const entry of restored) if (isPrefix(path, entry.path)) return true;
+  return false;
+}
+
 interface PluginStep {
   readonly generated: { path: string[]; value: Json }[];
   readonly objects: readonly JsonObject[];
@@ -117,12 +125,18 @@ interface PluginStep {
  * Going up: asks a provider plug-in for the references v1alpha2 needs where v1alpha1 had a
  * providerSpec, unless the object already has them (restored from a stash). With `owned`,
  * `out` is a copy-on-write result (ownPath).
+ *
+ * `restored` are the stash entries applied to `out`. One that restored the infrastructure
+ * reference says the object was v1alpha2 before, and the stash put back all of it: a
+ * bootstrap it lacks, it lacked then too (a later version's `bootstrap.dataSecretName` waits
+ * in the next hop's stash), so there is nothing for a plug-in to make.
  */
 export function runPlugin(
   source: JsonObject,
   out: JsonObject,
   table: KindTable,
   options: ConvertOptions,
+  restored: readonly StashEntry[],
   owned?: OwnedSet,
 ): E.Either<ConversionFailure, PluginStep> {
   const { role, required } = table.infrastructure;
@@ -135,7 +149,8 @@ export function runPlugin(
   const hasBootstrap = getPath(out, paths.bootstrap) !== undefined;
   const providerSpec = getPath(source, paths.providerSpec);
   const where = paths.where;
-  if (hasRef && (hasBootstrap || !required)) return E.right(step);
+  if (hasRef && (hasBootstrap || !required || restoredPath(restored, paths.infrastructureRef)))
+    return E.right(step);
 
   const { name, namespace } = identity(source);
   const ps = isObject(providerSpec) ? providerSpec : undefined;

@@ -95,7 +95,7 @@ export function referenceConvertKind(
   let generatedObjects: readonly JsonObject[] = [];
   let generatedPaths: { path: string[]; value: Json }[] = [];
   if (direction === 'up') {
-    const step = runPlugin(rest, out, table, options);
+    const step = runPlugin(rest, out, table, options, restored);
     if (E.isLeft(step)) return step;
     generatedObjects = step.right.objects;
     generatedPaths = step.right.generated;
