@@ -3,6 +3,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { ExitCode } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { KubeconfigError, loadKubeConfig } from './kubeconfig.js';
+import { commandNamespace } from './names.js';
 import { printable } from './text.js';
 
 /**
@@ -44,9 +45,8 @@ export async function loadKubeConfigOrReport(
   }
 }
 
-/** The namespace a command works in: `-n`, else the kubeconfig context's, else `default`. */
+/** The namespace a command works in: `-n`, else the kubeconfig context's, else `default` (names.ts). */
 export function namespaceOf(client: CapiClient, flag: string | undefined): string {
-  if (flag !== undefined && flag !== '') return flag;
   const context = client.kubeConfig.getContextObject(client.kubeConfig.getCurrentContext());
-  return context?.namespace || 'default';
+  return commandNamespace(flag, context?.namespace);
 }

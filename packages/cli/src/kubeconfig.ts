@@ -11,6 +11,15 @@ export class KubeconfigError extends CliError<
   override readonly name = 'KubeconfigError';
 }
 
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
@@ -21,13 +30,14 @@ function isFile(path: string): boolean {
 
 /**
  * The kubeconfig files kubectl would read: the KUBECONFIG list without entries that do not
- * exist (kubectl tolerates them), else ~/.kube/config.
+ * exist (kubectl tolerates them; one that exists but is no file, a directory say, is an
+ * error, as in kubectl), else ~/.kube/config.
  */
 function kubeconfigFiles(io: CliIO): string[] {
   const list = io.env.KUBECONFIG;
   if (list !== undefined && list !== '') {
     const entries = list.split(delimiter).filter((f) => f !== '');
-    const files = entries.filter(isFile);
+    const files = entries.filter(exists);
     if (files.length === 0) {
       throw new KubeconfigError(
         'no-kubeconfig',
@@ -45,6 +55,25 @@ function kubeconfigFiles(io: CliIO): string[] {
     );
   }
   return [file];
+}
+
+/**
+ * Merges a later KUBECONFIG file into the earlier ones the way kubectl does: the first file
+ * that names a cluster, user or context (or sets current-context) wins, and later definitions
+ * of the same name are ignored. (client-node's `mergeConfig` throws on a second definition,
+ * which two kubeadm files sharing `kubernetes-admin` always have, and lets the last file's
+ * current-context win.)
+ */
+function mergeFirstWins(into: KubeConfig, from: KubeConfig): void {
+  if (into.getCurrentContext() === '' || into.getCurrentContext() === undefined) {
+    into.setCurrentContext(from.getCurrentContext());
+  }
+  const clusters = new Set(into.getClusters().map((c) => c.name));
+  for (const cluster of from.getClusters()) if (!clusters.has(cluster.name)) into.addCluster(cluster);
+  const users = new Set(into.getUsers().map((u) => u.name));
+  for (const user of from.getUsers()) if (!users.has(user.name)) into.addUser(user);
+  const contexts = new Set(into.getContexts().map((c) => c.name));
+  for (const context of from.getContexts()) if (!contexts.has(context.name)) into.addContext(context);
 }
 
 /**
@@ -71,7 +100,7 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new KubeconfigError('kubeconfig-invalid', `cannot load kubeconfig ${path}: ${reason}`);
     }
-    if (one !== kubeConfig) kubeConfig.mergeConfig(one);
+    if (one !== kubeConfig) mergeFirstWins(kubeConfig, one);
   }
   if (kubeConfig.getCurrentCluster() === null) {
     throw new KubeconfigError(

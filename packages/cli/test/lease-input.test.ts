@@ -45,7 +45,8 @@ describe('capi-kit lease: an unusable kubeconfig is exit 3 with a clear message'
   writeFileSync(garbage, ': : [not yaml\n');
   it.each([
     ['missing', { KUBECONFIG: join(dir, 'missing') }, 'none of the KUBECONFIG entries is a readable file'],
-    ['a directory', { KUBECONFIG: dir }, 'none of the KUBECONFIG entries is a readable file'],
+    // (an entry that exists but is no file is an error, as in kubectl; only missing ones are skipped)
+    ['a directory', { KUBECONFIG: dir }, `cannot read kubeconfig ${dir}: not a readable file`],
     ['empty', { KUBECONFIG: empty }, 'is empty'],
     ['garbage', { KUBECONFIG: garbage }, `cannot load kubeconfig ${garbage}`],
     ['no kubeconfig at all', {}, 'no kubeconfig: set KUBECONFIG'],

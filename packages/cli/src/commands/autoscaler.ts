@@ -12,6 +12,7 @@ import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { checkNamespaceFlag } from '../names.js';
 import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit autoscaler groups [--json] [options]
@@ -161,6 +162,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   if (values['workload-kubeconfig'] !== undefined && values['workload-from-secret'])
     throw new UsageError('--workload-kubeconfig and --workload-from-secret exclude each other');
   const layout = oneOf('--lease-layout', values['lease-layout'], ['kep', 'medik8s'] as const, 'kep');
+  checkNamespaceFlag(values['lease-namespace'], '--lease-namespace');
 
   // The shared loader: an unusable kubeconfig is reported as a cluster error (exit 3).
   const management = await loadKubeConfigOrReport(io, 'autoscaler', values.kubeconfig);

@@ -5,6 +5,7 @@ import { connectManagement, loadKubeConfigOrReport, namespaceOf } from '../clust
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { checkNamespaceFlag, checkObjectName } from '../names.js';
 import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit describe cluster NAME [-n NS] [--workload-kubeconfig FILE] [--json]
@@ -156,6 +157,8 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     throw new UsageError(`cannot describe '${what}': only cluster`);
   if (name === undefined || name === '') throw new UsageError('missing the Cluster NAME');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  checkObjectName('NAME', name, 'Cluster name');
+  checkNamespaceFlag(values.namespace);
 
   let workload: KubeConfig | undefined;
   if (values['workload-kubeconfig'] !== undefined) {

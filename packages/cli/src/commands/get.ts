@@ -5,6 +5,7 @@ import { connectManagement, namespaceOf } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { checkNamespaceFlag } from '../names.js';
 import { age, formatTable } from '../table.js';
 import { printable } from '../text.js';
 
@@ -240,6 +241,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   const output = oneOf('-o', values.output, ['table', 'json', 'yaml', 'wide'], 'table');
   if (values['all-namespaces'] && values.namespace !== undefined)
     throw new UsageError('-A and -n exclude each other');
+  checkNamespaceFlag(values.namespace);
 
   lib = await import('@capi-kit/client');
   const { writeManifest } = await import('@capi-kit/core/manifest');

@@ -9,6 +9,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { KubeconfigError, loadKubeConfig } from '../kubeconfig.js';
+import { checkNamespaceFlag, checkObjectName } from '../names.js';
 import { printable } from '../text.js';
 
 const actions = ['status', 'acquire', 'renew', 'release', 'hold'] as const;
@@ -98,28 +99,6 @@ function checkNegativeDuration(args: readonly string[]): void {
   const at = args.indexOf('--duration');
   const value = at === -1 ? undefined : args[at + 1];
   if (value !== undefined && /^-\d/.test(value)) parseDuration(value);
-}
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-/**
- * Node and namespace names go into the request path: `.`, `..` or a `/` would address another
- * resource (`lease acquire .` read the Lease collection and PUT a LeaseList to it). Checked
- * before any request, as the API server checks names: node names are DNS-1123 subdomains,
- * namespaces DNS-1123 labels.
- */
-function checkNames(node: string, namespace: string | undefined): void {
-  const subdomain = node.length <= 253 && node.split('.').every((part) => DNS1123_LABEL.test(part));
-  if (!subdomain) {
-    throw new UsageError(
-      `NODE ${JSON.stringify(node)} is not a valid node name (lowercase letters, digits, '-' and '.', at most 253 characters)`,
-    );
-  }
-  if (namespace !== undefined && !(namespace.length <= 63 && DNS1123_LABEL.test(namespace))) {
-    throw new UsageError(
-      `--namespace ${JSON.stringify(namespace)} is not a valid namespace (lowercase letters, digits and '-', at most 63 characters)`,
-    );
-  }
 }
 
 /**
@@ -243,7 +222,9 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   const wait = parseWait(values.wait);
   if (wait !== undefined && action !== 'acquire') throw new UsageError('--wait applies to acquire only');
   if (action !== 'status' && values.holder === undefined) throw new UsageError(`${action} needs --holder ID`);
-  checkNames(node, values.namespace);
+  // (names go into the request path: names.ts)
+  checkObjectName('NODE', node, 'node name');
+  checkNamespaceFlag(values.namespace);
 
   const {
     checkHolderIdentity,

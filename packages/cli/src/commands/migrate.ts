@@ -5,6 +5,7 @@ import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { checkNamespaceFlag, commandNamespace } from '../names.js';
 import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit migrate plan|apply|verify|prune [-n NS | -A] [--to APIVERSION] [--dry-run] [--confirm] [-o text|json|yaml]
@@ -146,14 +147,16 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     throw new UsageError(`--to must be a cluster.x-k8s.io version from v1alpha2 to v1beta2 (got '${to}')`);
   }
 
+  checkNamespaceFlag(values.namespace);
   const kubeConfig = await loadKubeConfigOrReport(io, 'migrate', values.kubeconfig);
   if (typeof kubeConfig === 'number') return kubeConfig;
   const scope: Scope = values['all-namespaces']
     ? { allNamespaces: true }
     : {
-        namespace:
-          values.namespace ??
-          (kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace || 'default'),
+        namespace: commandNamespace(
+          values.namespace,
+          kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace,
+        ),
       };
   const [{ awsConversionPlugin }, { vsphereConversionPlugin }] = await Promise.all([
     import('@capi-kit/providers-aws'),

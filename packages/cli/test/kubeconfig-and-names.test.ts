@@ -1,0 +1,107 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadKubeConfig } from '../src/kubeconfig.js';
+import { main } from '../src/main.js';
+import { captureIO } from './helpers/capture-io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'capi-kit-kubeconfig-'));
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+/** A kubeconfig with one cluster, user and context, all named as given. */
+const kubeconfig = (o: { cluster: string; user: string; context: string; server: string; ns?: string }) =>
+  `apiVersion: v1
+kind: Config
+clusters:
+- name: ${o.cluster}
+  cluster: {server: '${o.server}'}
+users:
+- name: ${o.user}
+  user: {token: t-${o.server.slice(-1)}}
+contexts:
+- name: ${o.context}
+  context: {cluster: ${o.cluster}, user: ${o.user}${o.ns === undefined ? '' : `, namespace: '${o.ns}'`}}
+current-context: ${o.context}
+`;
+
+describe('KUBECONFIG with several files, merged as kubectl merges them', () => {
+  const first = file(
+    'a',
+    kubeconfig({ cluster: 'c', user: 'kubernetes-admin', context: 'x', server: 'https://127.0.0.1:1' }),
+  );
+  const second = file(
+    'b',
+    kubeconfig({ cluster: 'c', user: 'kubernetes-admin', context: 'y', server: 'https://127.0.0.1:2' }),
+  );
+
+  it('the first file to name a cluster, user or context wins; so does its current-context', async () => {
+    const config = await loadKubeConfig(captureIO('', { KUBECONFIG: [first, second].join(delimiter) }).io);
+    expect(config.getCurrentContext()).toBe('x');
+    expect(config.getClusters()).toEqual([
+      expect.objectContaining({ name: 'c', server: 'https://127.0.0.1:1' }),
+    ]);
+    expect(config.getUsers().map((u) => u.name)).toEqual(['kubernetes-admin']);
+    expect(config.getContexts().map((c) => c.name)).toEqual(['x', 'y']);
+  });
+
+  it('the same file twice is no error (it was an internal error: "Duplicate cluster: c")', async () => {
+    const c = captureIO('', { KUBECONFIG: [first, first].join(delimiter) });
+    const config = await loadKubeConfig(c.io);
+    expect(config.getCurrentCluster()?.server).toBe('https://127.0.0.1:1');
+  });
+
+  it('an entry that is a directory is an error, as in kubectl', async () => {
+    const sub = join(dir, 'sub');
+    mkdirSync(sub);
+    const loading = loadKubeConfig(captureIO('', { KUBECONFIG: [sub, first].join(delimiter) }).io);
+    await expect(loading).rejects.toMatchObject({ code: 'kubeconfig-unreadable' });
+  });
+});
+
+describe('namespaces and names go into request paths: refused before any request (exit 2)', () => {
+  const config = file(
+    'ok',
+    kubeconfig({ cluster: 'c', user: 'u', context: 'x', server: 'https://127.0.0.1:1' }),
+  );
+  const run = async (argv: string[], path = config) => {
+    const c = captureIO('', { KUBECONFIG: path });
+    const code = await main(argv, c.io);
+    return { code, stderr: c.stderr() };
+  };
+
+  it.each([
+    [['get', 'clusters', '-n', '..'], '--namespace ".." is not a valid namespace'],
+    [['get', 'clusters', '-n', ''], '--namespace "" is not a valid namespace'],
+    [['get', 'machines', '-n', 'BAD NS'], '--namespace "BAD NS" is not a valid namespace'],
+    [['describe', 'cluster', 'c1', '-n', '..'], '--namespace ".." is not a valid namespace'],
+    [['describe', 'cluster', '..'], 'NAME ".." is not a valid Cluster name'],
+    [['describe', 'cluster', 'a/b'], 'NAME "a/b" is not a valid Cluster name'],
+    [['migrate', 'plan', '-n', '..'], '--namespace ".." is not a valid namespace'],
+    [['migrate', 'prune', '--confirm', '-n', ''], '--namespace "" is not a valid namespace'],
+    [
+      ['autoscaler', 'groups', '--lease-namespace', '../x'],
+      '--lease-namespace "../x" is not a valid namespace',
+    ],
+    [['lease', 'status', 'n1', '-n', '..'], '--namespace ".." is not a valid namespace'],
+  ])('%j', async (argv, message) => {
+    const { code, stderr } = await run(argv);
+    expect(stderr).toContain(message);
+    expect(code).toBe(2);
+  });
+
+  it('a kubeconfig context whose namespace is not one is an unusable kubeconfig (exit 3)', async () => {
+    const bad = file(
+      'bad-ns',
+      kubeconfig({ cluster: 'c', user: 'u', context: 'x', server: 'https://127.0.0.1:1', ns: '..' }),
+    );
+    // (migrate settles its scope before it connects; get and describe after discovery)
+    const { code, stderr } = await run(['migrate', 'plan'], bad);
+    expect(stderr).toContain('the current context\'s namespace ".." is not a valid namespace');
+    expect(code).toBe(3);
+  });
+});
