@@ -136,7 +136,9 @@ export async function resolveCapiApi(
       'api-error',
       apiVersion !== undefined
         ? `the management cluster does not serve Machines and MachineSets at ${apiVersion} (Cluster API versions served: ${list})`
-        : `the management cluster serves no Cluster API group (neither ${capiGroup} nor ${legacyCapiGroup}; served: ${list})`,
+        : served.length === 0
+          ? `the management cluster serves no Cluster API group (neither ${capiGroup} nor ${legacyCapiGroup})`
+          : `the management cluster serves no Cluster API version with both Machines and MachineSets (served: ${list})`,
     );
   }
   const [group, version] = chosen.apiVersion.split('/') as [string, string];

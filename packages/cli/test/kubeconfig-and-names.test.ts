@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -103,5 +104,24 @@ describe('namespaces and names go into request paths: refused before any request
     const { code, stderr } = await run(['migrate', 'plan'], bad);
     expect(stderr).toContain('the current context\'s namespace ".." is not a valid namespace');
     expect(code).toBe(3);
+  });
+});
+
+describe('an API server that cannot be reached', () => {
+  it('migrate says why (fetch says only "fetch failed"; the reason is its cause)', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const path = file(
+      'closed',
+      kubeconfig({ cluster: 'c', user: 'u', context: 'x', server: `https://127.0.0.1:${port}` }),
+    );
+    const c = captureIO('', { KUBECONFIG: path });
+    expect(await main(['migrate', 'plan'], c.io)).toBe(3);
+    expect(c.stderr()).toMatch(/^capi-kit migrate: list apigroups: fetch failed: .*ECONNREFUSED/);
   });
 });

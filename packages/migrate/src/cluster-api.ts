@@ -284,12 +284,15 @@ export class ClusterApi {
         message: `${verb} ${resource}${where}: ${error.code} ${serverMessage(error)}`,
       });
     }
+    // fetch says only "fetch failed"; why (ECONNREFUSED, a timeout, a TLS error) is its cause.
+    const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
     const text = error instanceof Error ? error.message : String(error);
+    const why = cause instanceof Error && cause.message !== '' ? `${text}: ${cause.message}` : text;
     return new MigrateFailure({
       code: 'api',
       verb,
       resource,
-      message: `${verb} ${resource}${where}: ${text}`,
+      message: `${verb} ${resource}${where}: ${why}`,
     });
   }
 

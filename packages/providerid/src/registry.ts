@@ -462,7 +462,9 @@ export function compareIdentified(
       reason: `different clouds or ID families: ${describe(a)} vs ${describe(b)}`,
     };
   }
-  const cloud = a.parsed?.cloud ?? b.parsed?.cloud ?? describe(a);
+  // (two unparsed IDs of one scheme, or two bare strings, have no cloud to name)
+  const cloud = a.parsed?.cloud ?? b.parsed?.cloud;
+  const cloudSpace = cloud === undefined ? '' : `${cloud} `;
   if (!partsEqual(ia.parts, ib.parts)) {
     if (a.parsed && b.parsed && a.parsed.cloud === b.parsed.cloud) {
       const why = registry.grammar(a.parsed.cloud)?.undecidable?.(a.parsed.fields, b.parsed.fields);
@@ -471,7 +473,7 @@ export function compareIdentified(
     return {
       match: false,
       verdict: 'different',
-      reason: `different ${cloud} instances: ${partsText(ia)} vs ${partsText(ib)}`,
+      reason: `different ${cloudSpace}instances: ${partsText(ia)} vs ${partsText(ib)}`,
     };
   }
   const qa = ia.qualifier ?? '';
@@ -481,7 +483,7 @@ export function compareIdentified(
     return {
       match: false,
       verdict: 'different',
-      reason: `same ${cloud} instance ID ${partsText(ia)} but different ${qualifierName}: ${qa} vs ${qb}`,
+      reason: `same ${cloudSpace}instance ID ${partsText(ia)} but different ${qualifierName}: ${qa} vs ${qb}`,
     };
   }
   if (a.input === b.input) return { match: true, verdict: 'same', reason: 'identical strings' };
@@ -497,7 +499,7 @@ export function compareIdentified(
     return {
       match: true,
       verdict: 'same',
-      reason: `same ${cloud} instance ${partsText(ia)}; the ${qualifierName} (${qa || qb}) is given on one side only`,
+      reason: `same ${cloudSpace}instance ${partsText(ia)}; the ${qualifierName} (${qa || qb}) is given on one side only`,
     };
   }
   const schemes =
@@ -507,6 +509,6 @@ export function compareIdentified(
   return {
     match: true,
     verdict: 'same',
-    reason: `same ${cloud} instance ${partsText(ia)}, spelled differently${schemes}`,
+    reason: `same ${cloudSpace}instance ${partsText(ia)}, spelled differently${schemes}`,
   };
 }

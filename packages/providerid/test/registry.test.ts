@@ -146,6 +146,13 @@ describe('ProviderIDRegistry.sameInstance', () => {
   it('gives identical strings a match even when no grammar accepts them', () => {
     expect(same('not an id', 'not an id')).toMatchObject({ match: true, reason: 'identical strings' });
   });
+
+  it('names a cloud in its reasons only when there is one', () => {
+    // (it said "different a bare string instances: a vs b")
+    expect(same('a', 'b')).toMatchObject({ verdict: 'different', reason: 'different instances: a vs b' });
+    expect(same('foo://a', 'foo://b')).toMatchObject({ reason: 'different instances: a vs b' });
+    expect(same('num://1', 'num://2')).toMatchObject({ reason: 'different numbered instances: 1 vs 2' });
+  });
 });
 
 describe('ProviderIDRegistry.identityKeys', () => {

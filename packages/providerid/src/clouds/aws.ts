@@ -37,6 +37,11 @@ function splitHost(rest: string): [host: string, path: string] {
   return slash < 0 ? [rest, ''] : [rest.slice(0, slash), rest.slice(slash)];
 }
 
+function hasSpaceOrControl(token: string): boolean {
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) <= 0x20) return true;
+  return false;
+}
+
 /**
  * Reads the fields: the instance must start with "i-" (EC2) or "fargate-" (EKS Fargate,
  * where the token is the node name); `middle` is left out when there is none.
@@ -53,11 +58,15 @@ function readPath(host: string, path: string, scheme: string): FieldsResult {
       `'${instanceId}' is not an EC2 instance ID (i-…) or a Fargate node name (fargate-…)`,
     );
   }
-  for (const token of [zone, ...middle, instanceId]) {
-    for (let i = 0; i < token.length; i++) {
-      if (token.charCodeAt(i) <= 0x20) return invalidField(CLOUD, 'instanceId', 'white space inside the ID');
-    }
-  }
+  const spaced = hasSpaceOrControl(zone)
+    ? 'zone'
+    : middle.some(hasSpaceOrControl)
+      ? 'middle'
+      : hasSpaceOrControl(instanceId)
+        ? 'instanceId'
+        : undefined;
+  if (spaced !== undefined)
+    return invalidField(CLOUD, spaced, `white space or a control character in the ${spaced}`);
   const fields: ProviderIDFields = { scheme, zone, instanceId, kind: fargate ? 'fargate' : 'ec2' };
   return right(middle.length > 0 ? { ...fields, middle: middle.join('/') } : fields);
 }

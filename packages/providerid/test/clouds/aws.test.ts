@@ -38,6 +38,21 @@ describe('awsProviderID', () => {
     expect(fieldsOf(input)).toMatchObject(expected);
   });
 
+  // (it said "white space inside the ID" for an escape, and blamed the instance ID for the zone)
+  it.each([
+    ['aws:///us-east-1a/i-0123\u001b[31mred', 'instanceId'],
+    ['aws:///us-east-1a/i-0123 x', 'instanceId'],
+    ['aws:///us-east\u001b-1a/i-0123', 'zone'],
+    ['aws:///us-east-1a/a\tb/i-0123', 'middle'],
+  ])('refuses %j, naming the %s', (input, field) => {
+    const r = registry.parse(input, { cloud: 'aws' });
+    if (isRight(r)) throw new Error('parsed');
+    expect(r.left).toMatchObject({
+      field,
+      message: expect.stringContaining(`white space or a control character in the ${field}`),
+    });
+  });
+
   it.each([
     'vol-12345678',
     'aws:///us-east-1a/vol-12345678abcdef01',
