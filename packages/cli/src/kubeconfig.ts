@@ -65,9 +65,8 @@ function kubeconfigFiles(io: CliIO): string[] {
  * current-context win.)
  */
 function mergeFirstWins(into: KubeConfig, from: KubeConfig): void {
-  if (into.getCurrentContext() === '' || into.getCurrentContext() === undefined) {
-    into.setCurrentContext(from.getCurrentContext());
-  }
+  // (client-node leaves it undefined when a file sets none, whatever its type says)
+  if (!into.getCurrentContext()) into.setCurrentContext(from.getCurrentContext());
   const clusters = new Set(into.getClusters().map((c) => c.name));
   for (const cluster of from.getClusters()) if (!clusters.has(cluster.name)) into.addCluster(cluster);
   const users = new Set(into.getUsers().map((u) => u.name));
