@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { CliError } from './exit-codes.js';
+import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
+import { CliError, UsageError } from './exit-codes.js';
 import type { CliIO } from './io.js';
 
 /** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
@@ -75,15 +75,51 @@ function mergeFirstWins(into: KubeConfig, from: KubeConfig): void {
   for (const context of from.getContexts()) if (!contexts.has(context.name)) into.addContext(context);
 }
 
+/** How long one API request may go unanswered, unless `CAPI_KIT_REQUEST_TIMEOUT_SECONDS` says otherwise. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
+
+/** `CAPI_KIT_REQUEST_TIMEOUT_SECONDS` (1..3600), else the default; in milliseconds. */
+function requestTimeoutMs(io: CliIO): number {
+  const text = io.env.CAPI_KIT_REQUEST_TIMEOUT_SECONDS;
+  if (text === undefined || text === '') return DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
+  const seconds = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(seconds >= 1 && seconds <= 3600)) {
+    throw new UsageError(
+      `CAPI_KIT_REQUEST_TIMEOUT_SECONDS must be 1..3600 (whole seconds; got ${JSON.stringify(text)})`,
+    );
+  }
+  return seconds * 1000;
+}
+
+/**
+ * A KubeConfig whose API clients give up on a request the server does not answer within
+ * `timeoutMs`. A server that accepts the connection and then says nothing (hung, or a proxy
+ * in front of a dead one) would otherwise hold `get`, `describe`, `autoscaler` and `migrate`
+ * forever. Every API client is made from the KubeConfig and has it authenticate each
+ * request, so that is where the deadline goes. Watches are not API-client requests (client-
+ * node's Watch signs its own), so they stay open as long as the server keeps them; a
+ * request that sets its own signal afterwards (the lease client's middleware) keeps it.
+ */
+function kubeConfigWithRequestTimeout(Base: typeof KubeConfig, timeoutMs: number): KubeConfig {
+  class TimedKubeConfig extends Base {
+    override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+      await super.applySecurityAuthentication(context);
+      if (context.getSignal() === undefined) context.setSignal(AbortSignal.timeout(timeoutMs));
+    }
+  }
+  return new TimedKubeConfig();
+}
+
 /**
  * Loads the kubeconfig as kubectl would (or `file`, from `--kubeconfig`), with one clear
  * error for each way it can be unusable: missing, a directory, empty, not a kubeconfig, or
  * without a current cluster.
  */
 export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConfig> {
+  const timeoutMs = requestTimeoutMs(io);
   const { KubeConfig } = await import('@kubernetes/client-node');
   const files = file === undefined ? kubeconfigFiles(io) : [file];
-  const kubeConfig = new KubeConfig();
+  const kubeConfig = kubeConfigWithRequestTimeout(KubeConfig, timeoutMs);
   for (const [index, path] of files.entries()) {
     if (!isFile(path))
       throw new KubeconfigError(

@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { createCertificateAuthority } from '@capi-kit/envtest/pki';
 import { describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../src/kubeconfig.js';
 import { main } from '../src/main.js';
@@ -123,5 +125,57 @@ describe('an API server that cannot be reached', () => {
     const c = captureIO('', { KUBECONFIG: path });
     expect(await main(['migrate', 'plan'], c.io)).toBe(3);
     expect(c.stderr()).toMatch(/^capi-kit migrate: list apigroups: fetch failed: .*ECONNREFUSED/);
+  });
+});
+
+describe('an API server that accepts the connection and never answers', () => {
+  it('every command that reads the cluster gives up after CAPI_KIT_REQUEST_TIMEOUT_SECONDS (exit 3)', async () => {
+    const ca = await createCertificateAuthority('silent-server-ca');
+    const serving = await ca.issueServerCertificate(['127.0.0.1']);
+    // TLS completes; then nothing is ever written back.
+    const sockets = new Set<TLSSocket>();
+    const silent = createTlsServer({ cert: serving.certPem, key: serving.keyPem }, (socket) => {
+      sockets.add(socket);
+    });
+    const port = await new Promise<number>((resolve) =>
+      silent.listen(0, '127.0.0.1', () => resolve((silent.address() as AddressInfo).port)),
+    );
+    const ca64 = Buffer.from(ca.certPem).toString('base64');
+    const path = file(
+      'silent',
+      kubeconfig({ cluster: 'c', user: 'u', context: 'x', server: `https://127.0.0.1:${port}` }).replace(
+        'cluster: {server: ',
+        `cluster: {certificate-authority-data: ${ca64}, server: `,
+      ),
+    );
+    try {
+      for (const argv of [
+        ['get', 'clusters'],
+        ['describe', 'cluster', 'c1'],
+        ['migrate', 'plan'],
+        ['autoscaler', 'groups'],
+      ]) {
+        const c = captureIO('', { KUBECONFIG: path, CAPI_KIT_REQUEST_TIMEOUT_SECONDS: '1' });
+        const started = Date.now();
+        const code = await main(argv, c.io);
+        expect(code, `${argv.join(' ')}: ${c.stderr()}`).toBe(3);
+        // (it said "HTTP 23": the abort's DOMException code read as a status)
+        expect(c.stderr()).toMatch(
+          /: (no answer from the API server: )?The operation was aborted due to timeout\n$/,
+        );
+        expect(Date.now() - started).toBeLessThan(20_000);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 120_000);
+
+  it('refuses a CAPI_KIT_REQUEST_TIMEOUT_SECONDS that is not 1..3600 (exit 2)', async () => {
+    for (const value of ['0', '-1', '1.5', '3601', 'x']) {
+      const c = captureIO('', { KUBECONFIG: join(dir, 'missing'), CAPI_KIT_REQUEST_TIMEOUT_SECONDS: value });
+      expect(await main(['get', 'clusters'], c.io)).toBe(2);
+      expect(c.stderr()).toContain('CAPI_KIT_REQUEST_TIMEOUT_SECONDS must be 1..3600');
+    }
   });
 });

@@ -103,11 +103,15 @@ function statusBody(body: unknown): { message?: string; reason?: string } {
 }
 
 /** The HTTP status of an error thrown by client-node, if it carries one. */
+const isHttpStatus = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
+
 export function httpStatusOf(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
-  if (typeof code === 'number') return code;
-  if (typeof statusCode === 'number') return statusCode;
+  // (an aborted fetch throws a DOMException whose `code` is 23, TIMEOUT_ERR: no HTTP status)
+  if (isHttpStatus(code)) return code;
+  if (isHttpStatus(statusCode)) return statusCode;
   return undefined;
 }
 
