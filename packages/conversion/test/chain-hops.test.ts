@@ -504,6 +504,23 @@ describe('stash rules hold on every hop', () => {
     expect(convert(hub, V1ALPHA4).object).toStrictEqual(object);
   });
 
+  it.each([[{ foo: 1 }], ['x'], [{ restores: V1ALPHA3, patch: [], below: { foo: 1 } }]])(
+    'refuses a stack whose "below" is not a stash: %j',
+    (below) => {
+      // (it rode along and came back, alone, as an annotation no conversion reads)
+      const annotation = JSON.stringify({ restores: 'example.com/v1', patch: [], below });
+      const object = {
+        ...v1alpha4Machine,
+        metadata: { ...m(), annotations: { [CONVERSION_DATA_ANNOTATION]: annotation } },
+      };
+      const result = convertTo(object, V1BETA2);
+      expect(E.isLeft(result) && result.left).toMatchObject({
+        path: `metadata.annotations["${CONVERSION_DATA_ANNOTATION}"]`,
+        message: expect.stringMatching(/has a "below" that is not a stash \(stash [23] of the stack\)$/),
+      });
+    },
+  );
+
   it('refuses a result whose stacked stashes together pass the annotation limit', () => {
     // Each part fits: a buried stash of 150 kB, and the 150 kB bootstrap.data that the
     // v1alpha3 → v1alpha4 hop stashes. Joined at the end, they would be an object the API

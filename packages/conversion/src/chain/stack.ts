@@ -99,10 +99,18 @@ export function splitStack(object: JsonObject, target: string): Split {
     return E.right({ object, buried: NOTHING_BURIED });
   const stashes = depth(parsed);
   if (stashes > MAX_STACK) return tooManyStashes();
-  const { below, ...top } = parsed;
-  if (below !== undefined && !isObject(below)) {
-    return E.left({ path: STASH_PATH, message: 'has a "below" that is not a stash' });
+  // Every stash under the top one must be one: a `below` of `{"foo": 1}` would otherwise ride
+  // along and come back, alone, as an annotation no conversion can read.
+  for (let s: unknown = parsed.below, level = 2; s !== undefined; s = (s as StashJson).below, level++) {
+    if (!isObject(s) || typeof s.restores !== 'string' || !Array.isArray(s.patch)) {
+      return E.left({
+        path: STASH_PATH,
+        message: `has a "below" that is not a stash (stash ${level} of the stack)`,
+      });
+    }
   }
+  const { below: checkedBelow, ...top } = parsed;
+  const below = checkedBelow as StashJson | undefined; // (each level checked above)
   if (top.restores === target) {
     return E.right({
       object: withAnnotation(object, JSON.stringify(top)),

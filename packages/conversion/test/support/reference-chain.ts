@@ -70,13 +70,17 @@ function splitStack(
       message: `holds more than ${MAX_STACK} stacked conversion stashes`,
     });
   }
-  const { below, ...top } = parsed;
-  if (below !== undefined && !isObject(below)) {
-    return E.left({
-      path: `metadata.annotations[${JSON.stringify(CONVERSION_DATA_ANNOTATION)}]`,
-      message: 'has a "below" that is not a stash',
-    });
+  let level = 2;
+  for (let s: unknown = parsed.below; s !== undefined; s = (s as StashJson).below, level++) {
+    if (!isObject(s) || typeof s.restores !== 'string' || !Array.isArray(s.patch)) {
+      return E.left({
+        path: `metadata.annotations[${JSON.stringify(CONVERSION_DATA_ANNOTATION)}]`,
+        message: `has a "below" that is not a stash (stash ${level} of the stack)`,
+      });
+    }
   }
+  const { below: checkedBelow, ...top } = parsed;
+  const below = checkedBelow as StashJson | undefined; // (each level checked above)
   if (top.restores === target) {
     return E.right({
       object: withAnnotation(object, JSON.stringify(top)),
