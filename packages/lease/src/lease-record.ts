@@ -23,17 +23,30 @@ export interface LeaseRecord {
   readonly fingerprint: string;
 }
 
+/** The API server's int32 fields: anything else is not a value it would have stored. */
+const isInt32 = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= -(2 ** 31) && (value as number) < 2 ** 31;
+
+/** A string field, or undefined (a caller may hand in a lease no API server checked). */
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function holder(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 export function readLeaseRecord(lease: V1Lease): LeaseRecord {
   const spec = lease.spec ?? {};
   const duration = spec.leaseDurationSeconds;
   return {
-    holderIdentity: spec.holderIdentity ?? '',
-    leaseDurationSeconds: typeof duration === 'number' && Number.isFinite(duration) ? duration : undefined,
+    // (a holder that is not a string still holds the lease: failing closed is the safe side)
+    holderIdentity: holder(spec.holderIdentity),
+    leaseDurationSeconds: isInt32(duration) ? duration : undefined,
     acquireTime: parseMicroTime(spec.acquireTime),
     renewTime: parseMicroTime(spec.renewTime),
-    leaseTransitions: typeof spec.leaseTransitions === 'number' ? spec.leaseTransitions : 0,
-    strategy: spec.strategy || undefined,
-    preferredHolder: spec.preferredHolder || undefined,
+    leaseTransitions: isInt32(spec.leaseTransitions) ? spec.leaseTransitions : 0,
+    strategy: text(spec.strategy) || undefined,
+    preferredHolder: text(spec.preferredHolder) || undefined,
     fingerprint: JSON.stringify([
       spec.holderIdentity ?? null,
       spec.leaseDurationSeconds ?? null,

@@ -32,3 +32,15 @@ export function medik8sLeases(namespace: string = medik8sLeaseNamespace): LeaseL
     nodeOf: (name) => (name.startsWith('node-') ? name.slice('node-'.length) : undefined),
   };
 }
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** A namespace name as the API server checks it (a DNS-1123 label). */
+export function isDnsLabel(name: string): boolean {
+  return name.length <= 63 && DNS1123_LABEL.test(name);
+}
+
+/** A node (or lease) name as the API server checks it (a DNS-1123 subdomain). */
+export function isDnsSubdomain(name: string): boolean {
+  return name.length <= 253 && name.split('.').every((part) => DNS1123_LABEL.test(part));
+}

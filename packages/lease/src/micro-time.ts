@@ -30,5 +30,27 @@ export function parseMicroTime(value: unknown): Date | undefined {
   if (match === null) return undefined;
   const fraction = (match[2] ?? '').padEnd(3, '0').slice(0, 3);
   const date = new Date(`${match[1]}.${fraction}${match[3]}`);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  if (Number.isNaN(date.getTime()) || !inRange(match[1]!)) return undefined;
+  return date;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether the date and clock fields name a real time, as Go's `time.Parse` checks them:
+ * `Date` rolls February 31st over into March and 24:00 into the next day, a time the
+ * writer never meant.
+ */
+function inRange(text: string): boolean {
+  const [year, month, day, hour, minute, second] = text.split(/[-T:]/).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1];
+  return days !== undefined && day >= 1 && day <= days && hour <= 23 && minute <= 59 && second <= 59;
 }

@@ -12,7 +12,7 @@ import {
 import { LeaseApi } from './lease-api.js';
 import { readLeaseRecord } from './lease-record.js';
 import { type LeaseChange, maxWatchTimeoutSeconds, watchLeases } from './lease-watch.js';
-import { type LeaseLocation, nodeNamedLeases } from './location.js';
+import { isDnsLabel, isDnsSubdomain, type LeaseLocation, nodeNamedLeases } from './location.js';
 import { type LeaseTiming, resolveLeaseTiming } from './timing.js';
 
 export interface NodeLeaseObserverOptions {
@@ -86,8 +86,26 @@ export class NodeLeaseObserver {
     return this.location.namespace;
   }
 
+  /**
+   * Where `node`'s lease is. The node name and namespace go into the request path, so they
+   * are checked first, as the API server checks names: `.` or `''` would read the whole
+   * Lease list (and judge it one free lease), `..` the Namespace.
+   */
   protected address(node: string): LeaseAddress {
-    return { node, namespace: this.location.namespace, leaseName: this.location.leaseName(node) };
+    const namespace = this.location.namespace;
+    if (!isDnsSubdomain(node)) {
+      throw new LeaseConfigError(
+        `node ${JSON.stringify(node)} is not a valid node name (a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', at most 253 characters)`,
+        'node',
+      );
+    }
+    if (!isDnsLabel(namespace)) {
+      throw new LeaseConfigError(
+        `lease namespace ${JSON.stringify(namespace)} is not a valid namespace (a DNS-1123 label: lowercase letters, digits and '-', at most 63 characters)`,
+        'namespace',
+      );
+    }
+    return { node, namespace, leaseName: this.location.leaseName(node) };
   }
 
   protected key(address: LeaseAddress): string {

@@ -281,3 +281,21 @@ describe('readDecideWrite', () => {
     expect(reads).toBe(5);
   });
 });
+
+describe('a lease no API server checked (handed in by a library caller)', () => {
+  it('a holder that is not a string still holds it; out-of-range numbers are absent', () => {
+    // (a holderIdentity of 123 threw "identity?.startsWith is not a function")
+    const record = readLeaseRecord(
+      lease({ holderIdentity: 123, leaseDurationSeconds: 1e300, leaseTransitions: 1.5, strategy: 7 }),
+    );
+    expect(record).toMatchObject({
+      holderIdentity: '123',
+      leaseDurationSeconds: undefined,
+      leaseTransitions: 0,
+      strategy: undefined,
+    });
+    const clock = new FakeClock();
+    const observed = new ObservationLog(clock).observe('ns/n1', record);
+    expect(judgeExpiry(record, observed, clock, fallback).state).toBe('held');
+  });
+});

@@ -1,7 +1,10 @@
+import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { LeaseConfigError } from '../src/errors.js';
 import { checkHolderIdentity, isReservedHolder } from '../src/holder-identity.js';
 import { defaultLeaseNamespace, medik8sLeases, nodeNamedLeases } from '../src/location.js';
+import { NodeLeaseClient } from '../src/node-lease-client.js';
+import { NodeLeaseObserver } from '../src/node-lease-observer.js';
 
 describe('holder identity', () => {
   it('accepts ordinary identities', () => {
@@ -42,5 +45,32 @@ describe('lease location', () => {
     expect(location.nodeOf('node-worker-1')).toBe('worker-1');
     expect(location.nodeOf('machine-x')).toBeUndefined();
     expect(medik8sLeases('other').namespace).toBe('other');
+  });
+});
+
+describe('node names and namespaces go into request paths', () => {
+  // No request is made: the checks come first. (`inspect('.')` read the whole Lease list
+  // and judged it one free lease; `inspect('..')` read the Namespace.)
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:9', skipTLSVerify: false }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+
+  it.each(['', '.', '..', 'a/b', 'Node_1', 'x'.repeat(254)])(
+    'refuses node %j before any request',
+    async (node) => {
+      const observer = new NodeLeaseObserver({ kubeConfig });
+      await expect(observer.inspect(node)).rejects.toMatchObject({ code: 'invalid-config', path: 'node' });
+      const client = new NodeLeaseClient({ kubeConfig, holderIdentity: 'agent-1' });
+      await expect(client.tryAcquire(node)).rejects.toBeInstanceOf(LeaseConfigError);
+    },
+  );
+
+  it('refuses a lease namespace that is not a namespace name', async () => {
+    const observer = new NodeLeaseObserver({ kubeConfig, location: nodeNamedLeases('../x') });
+    await expect(observer.inspect('n1')).rejects.toMatchObject({ code: 'invalid-config', path: 'namespace' });
   });
 });

@@ -38,4 +38,22 @@ describe('MicroTime', () => {
       expect(parseMicroTime(value)).toBeUndefined();
     }
   });
+
+  it('gives undefined for a date or clock Go’s time.Parse refuses, where Date rolls over', () => {
+    // (they came back as 2026-03-03, 2025-03-01 and the next day)
+    for (const value of [
+      '2026-02-31T00:00:00.000000Z',
+      '2025-02-29T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-01-00T00:00:00Z',
+      '2026-01-01T00:60:00Z',
+      '2026-01-01T00:00:60Z',
+    ]) {
+      expect(parseMicroTime(value), value).toBeUndefined();
+    }
+    expect(parseMicroTime('2024-02-29T23:59:59Z')?.toISOString()).toBe('2024-02-29T23:59:59.000Z');
+    expect(parseMicroTime('2000-02-29T00:00:00Z')).toBeDefined();
+    expect(parseMicroTime('1900-02-29T00:00:00Z')).toBeUndefined();
+  });
 });
