@@ -12,6 +12,12 @@ export interface AutoDiscoverySpec {
   readonly namespace: string;
   readonly clusterName: string;
   readonly labelSelector: Readonly<Record<string, string>>;
+  /**
+   * Label keys the spec requires to equal two different values (`env=a,env=b`). Upstream
+   * adds every pair to the selector as its own requirement and a selector needs them all,
+   * so such a spec admits no MachineSet or MachineDeployment.
+   */
+  readonly conflictingLabels?: readonly string[];
 }
 
 export interface AutoDiscoveryError {
@@ -55,8 +61,9 @@ function labelValueProblem(key: string, value: string): string | undefined {
 
 /**
  * Parses `clusterapi:namespace=NS,clusterName=NAME,label=value,…` as cluster-autoscaler
- * does: `namespace` and `clusterName` are special, every other pair is an equality label
- * requirement; empty items are ignored; a later duplicate wins.
+ * does: `namespace` and `clusterName` are special (a later one wins), every other pair is an
+ * equality label requirement, all of which must hold (a key given two values admits
+ * nothing: `conflictingLabels`); empty items are ignored.
  */
 export function parseAutoDiscoverySpec(spec: string): Either<AutoDiscoveryError, AutoDiscoverySpec> {
   const fail = (message: string) =>
@@ -67,6 +74,7 @@ export function parseAutoDiscoverySpec(spec: string): Either<AutoDiscoveryError,
   const [kind, pairs] = tokens as [string, string];
   if (kind !== discoverer) return fail(`unsupported discoverer specified: ${kind}`);
   const out = { namespace: '', clusterName: '', labelSelector: {} as Record<string, string> };
+  const conflicting = new Set<string>();
   for (const item of pairs.split(',')) {
     if (item === '') continue;
     const kv = item.split('=');
@@ -80,9 +88,13 @@ export function parseAutoDiscoverySpec(spec: string): Either<AutoDiscoveryError,
     }
     const problem = labelKeyProblem(key) ?? labelValueProblem(key, value);
     if (problem !== undefined) return fail(`failed to create label selector; ${problem}`);
+    if (Object.hasOwn(out.labelSelector, key) && out.labelSelector[key] !== value) {
+      conflicting.add(key);
+      continue;
+    }
     out.labelSelector[key] = value;
   }
-  return right(out);
+  return right(conflicting.size === 0 ? out : { ...out, conflictingLabels: [...conflicting] });
 }
 
 /** Parses every spec; the first invalid one is the error, its index in `path`. */
@@ -102,6 +114,7 @@ export function parseAutoDiscovery(
 export function allowedByAutoDiscoverySpec(resource: KubeObject, spec: AutoDiscoverySpec): boolean {
   if (spec.namespace !== '' && spec.namespace !== namespaceOf(resource)) return false;
   if (spec.clusterName !== '' && spec.clusterName !== clusterNameOf(resource)) return false;
+  if ((spec.conflictingLabels?.length ?? 0) > 0) return false;
   const labels = labelsOf(resource);
   for (const [key, value] of Object.entries(spec.labelSelector ?? {}))
     if (!Object.hasOwn(labels, key) || labels[key] !== value) return false;

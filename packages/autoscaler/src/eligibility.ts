@@ -1,6 +1,7 @@
+import { isPlainObject } from '@capi-kit/core/objects';
 import type { Either } from 'fp-ts/lib/Either.js';
 import { map } from 'fp-ts/lib/Either.js';
-import { annotationsOf, field, type KubeObject } from './objects.js';
+import { field, type KubeObject } from './objects.js';
 import { parseScalingBounds, type ScalingBounds, type ScalingBoundsError } from './scaling-bounds.js';
 
 /**
@@ -11,7 +12,10 @@ import { parseScalingBounds, type ScalingBounds, type ScalingBoundsError } from 
  */
 export function nodeGroupBoundsOf(resource: KubeObject): Either<ScalingBoundsError, ScalingBounds | null> {
   const replicas = field(resource, 'spec', 'replicas');
+  // The annotations as they are, not `annotationsOf` (which keeps only strings): a bound
+  // that is not a string is an error to report, not a bound to forget.
+  const annotations = field(resource, 'metadata', 'annotations');
   return map((bounds: ScalingBounds) => (replicas === 0 || bounds.max - bounds.min < 1 ? null : bounds))(
-    parseScalingBounds(annotationsOf(resource)),
+    parseScalingBounds(isPlainObject(annotations) ? annotations : {}),
   );
 }

@@ -157,7 +157,12 @@ function followOwner(
 function inScope(o: KubeObject, isScalable: boolean, specs: readonly AutoDiscoverySpec[]): boolean {
   if (isScalable) return allowedByAutoDiscovery(o, specs);
   return (
-    specs.length === 0 || specs.some((spec) => allowedByAutoDiscovery(o, [{ ...spec, labelSelector: {} }]))
+    specs.length === 0 ||
+    specs.some((spec) =>
+      allowedByAutoDiscovery(o, [
+        { namespace: spec.namespace, clusterName: spec.clusterName, labelSelector: {} },
+      ]),
+    )
   );
 }
 

@@ -151,6 +151,29 @@ describe('auto-discovery', () => {
     expect(isLeft(result) && result.left.message).toContain(message);
   });
 
+  it('a label key required to equal two values admits nothing, as upstream ANDs every requirement', () => {
+    // (it kept the later value: env=a,env=b admitted a MachineSet labelled env=b)
+    const parsed = parseAutoDiscoverySpec('clusterapi:env=a,env=b,env=a,team=x');
+    expect(parsed).toEqual({
+      _tag: 'Right',
+      right: {
+        namespace: '',
+        clusterName: '',
+        labelSelector: { env: 'a', team: 'x' },
+        conflictingLabels: ['env'],
+      },
+    });
+    const set = (env: string): KubeObject => ({
+      apiVersion: 'cluster.x-k8s.io/v1alpha3',
+      kind: 'MachineSet',
+      metadata: { name: 'ms', namespace: 'default', labels: { env, team: 'x' } },
+    });
+    for (const env of ['a', 'b'])
+      expect(allowedByAutoDiscovery(set(env), 'clusterapi:env=a,env=b')).toBe(false);
+    // The same value twice is one requirement twice: still satisfiable.
+    expect(allowedByAutoDiscovery(set('a'), 'clusterapi:env=a,env=a')).toBe(true);
+  });
+
   // Upstream's fixtures are v1alpha3 MachineSets/Deployments with spec.clusterName;
   // `<random>` stands for a generated name that matches nothing else.
   const fixture = (v: Vector): KubeObject => {
@@ -223,6 +246,20 @@ describe('node group eligibility (nodeGroupBoundsOf)', () => {
     else
       expect(results.filter((r) => isRight(r) && r.right !== null)).toHaveLength(v.expected.nodeGroupCount);
   });
+  it('reports a bound annotation that is not a string instead of forgetting it', () => {
+    // (numbers were dropped: the MachineSet silently stopped being a node group)
+    const min = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
+    const max = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
+    // (an API server stores only strings; a library caller may hand in anything)
+    const unchecked = (annotations: Record<string, unknown>) =>
+      ({ metadata: { name: 'g', annotations }, spec: {} }) as unknown as KubeObject;
+    const numbers = unchecked({ [min]: 1, [max]: 5 });
+    const result = nodeGroupBoundsOf(numbers);
+    expect(isLeft(result) && result.left.message).toMatch(/expected a string, got 1/);
+    const mixed = nodeGroupBoundsOf(unchecked({ [min]: '1', [max]: 5 }));
+    expect(isLeft(mixed) && mixed.left.message).toMatch(/expected a string, got 5/);
+  });
+
   it('is a group with room to scale and replicas unset or above zero', () => {
     const max = { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '3' };
     expect(nodeGroupBoundsOf(resource(max))).toEqual({ _tag: 'Right', right: { min: 0, max: 3 } });
