@@ -136,11 +136,33 @@ describe('writeManifest quotes strings another YAML reader would take for someth
     '2001-12-14t21:59:43.10-05:00',
     '=',
     '<<',
+    // go-yaml v2 (kubectl) reads these as numbers: Go's ParseInt(s, 0, 64) after dropping `_`
+    '0X1F',
+    '0B101',
+    '0O17',
+    '-0o17',
+    '+0o17',
+    '-0X1F',
+    '+0B1',
+    '0X_1',
+    '-0O1_7',
+    '-1_0.5e1_0',
+    '09',
+    '.5',
   ])('%s is written quoted and reads back as the same string', (text) => {
     const out = writeManifest([{ key: text }], 'yaml');
     expect(out).toMatch(/^key: ["']/);
     expect(values(out)).toEqual([{ key: text }]);
   });
+
+  it.each(['x\u2028y', '\u2029', 'a\u0085b', 'line\nand\u2028'])(
+    '%j, with a character go-yaml reads as a line break, is written escaped in double quotes',
+    (text) => {
+      const out = writeManifest([{ key: text }], 'yaml');
+      expect(out).toMatch(/^key: "[^\u0085\u2028\u2029]*"\n$/);
+      expect(values(out)).toEqual([{ key: text }]);
+    },
+  );
 
   it('-o json and -o yaml agree on what they hold', () => {
     const value = { a: ['0o17', '1:20', 9007199254740991, 1.5, true, null], b: { '2019-01-01': 'x' } };
