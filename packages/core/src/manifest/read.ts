@@ -11,6 +11,7 @@ import {
   visit,
 } from 'yaml';
 import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
+import { goYamlNumberTag } from './go-yaml-number.js';
 import { metadataTextProblem } from './metadata-text.js';
 
 /**
@@ -19,10 +20,22 @@ import { metadataTextProblem } from './metadata-text.js';
  * base-60 numbers as strings when the target is untyped, so those resolvers are left out.
  */
 export function kubernetesYamlTags(tags: Tags): Tags {
-  return tags.filter(
+  const kept = tags.filter(
     (tag) => typeof tag === 'string' || (tag.tag !== 'tag:yaml.org,2002:timestamp' && tag.format !== 'TIME'),
   );
+  // Numbers are go-yaml's (go-yaml-number.ts), not YAML 1.1's: its patterns also take `e7`,
+  // `.` or `._5` (NaN, or 0.5, where kubectl reads a string). Their tags stay, without a
+  // pattern, to write numbers; `.inf` and `.nan` keep theirs, so that such a value is
+  // refused, as go-yaml's JSON step refuses it.
+  const numbers = kept.map((tag) =>
+    typeof tag !== 'string' && isNumberTag(tag.tag) && !tag.test?.test('.inf') && !tag.test?.test('.nan')
+      ? { ...tag, test: undefined }
+      : tag,
+  );
+  return [goYamlNumberTag, ...numbers];
 }
+
+const isNumberTag = (tag: string) => tag === 'tag:yaml.org,2002:int' || tag === 'tag:yaml.org,2002:float';
 
 /**
  * `uniqueKeys: false`: the `yaml` package compares every key of a mapping with every other
@@ -53,7 +66,7 @@ const JSON_TAGS: ReadonlySet<string> = new Set(
 );
 
 /** Integer literals (decimal, octal, hex, YAML 1.1 underscores): those a float would round. */
-const INTEGER_SOURCE = /^[-+]?(?:0x[0-9a-f_]+|0o?[0-7_]+|[0-9][0-9_]*)$/i;
+const INTEGER_SOURCE = /^[-+]?_*(?:0_*[xob][0-9a-f_]+|[0-9][0-9_]*)$/i;
 
 /**
  * Whether an integer literal (decimal, 0x hex, 0o or YAML 1.1 leading-zero octal, `_`
@@ -62,7 +75,7 @@ const INTEGER_SOURCE = /^[-+]?(?:0x[0-9a-f_]+|0o?[0-7_]+|[0-9][0-9_]*)$/i;
 function roundsInteger(source: string | undefined, value: number): boolean {
   if (source === undefined || !INTEGER_SOURCE.test(source)) return false;
   const negative = source.startsWith('-');
-  let digits = source.replace(/^[-+]/, '').replace(/_/g, '');
+  let digits = source.replace(/^[-+]/, '').replace(/_/g, '').toLowerCase();
   if (/^0[0-7]+$/.test(digits)) digits = `0o${digits.slice(1)}`;
   const exact = BigInt(digits);
   // Writers print the shortest text that reads back as the same float: a change is visible

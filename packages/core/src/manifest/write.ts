@@ -1,5 +1,6 @@
 import { Document, type ScalarTag, stringify, type Tags, visit } from 'yaml';
 import { v1List } from '../objects/list.js';
+import { GO_YAML_NUMBER } from './go-yaml-number.js';
 import { kubernetesYamlTags } from './read.js';
 
 export type ManifestFormat = 'yaml' | 'json';
@@ -18,16 +19,6 @@ export type ManifestFormat = 'yaml' | 'json';
 const AMBIGUOUS_PLAIN =
   /^(?:<<|=|0o[0-7_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{2}:\d{2}(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d{1,2}(?::\d{2})?))?)?)$/;
 
-/**
- * What go-yaml v2 (kubectl's reader) resolves a plain scalar to a number from, once it has
- * dropped every `_`: Go's `ParseInt(s, 0, 64)` (a sign, then `0x`/`0X`, `0o`/`0O`, `0b`/`0B`
- * or plain digits) or its YAML float pattern. The `yaml` package quotes only the lower-case,
- * unsigned forms YAML 1.1 names, so `0X1F`, `-0o17` or `-1_0.5e1_0` went out plain and came
- * back to kubectl as 31, -15 and -1.05e11.
- */
-const GO_YAML_NUMBER =
-  /^[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
-
 /** Characters go-yaml reads as line breaks: left raw in a plain scalar, kubectl cannot parse the file. */
 const LINE_BREAKS = /[\u0085\u2028\u2029]/;
 
@@ -35,7 +26,8 @@ function mustQuote(value: string): boolean {
   return (
     AMBIGUOUS_PLAIN.test(value) ||
     LINE_BREAKS.test(value) ||
-    GO_YAML_NUMBER.test(value.includes('_') ? value.replaceAll('_', '') : value)
+    // (go-yaml's numbers: `0X1F`, `-0o17` or `-1_0.5e1_0` went out plain and came back as numbers)
+    GO_YAML_NUMBER.test(value)
   );
 }
 

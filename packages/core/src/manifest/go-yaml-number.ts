@@ -1,0 +1,57 @@
+import type { ScalarTag } from 'yaml';
+
+/**
+ * The plain scalars go-yaml v2 (kubectl's reader, through sigs.k8s.io/yaml) resolves to a
+ * number, as its `resolve` does:
+ *
+ * - a scalar starting with `.` is a number when Go's `ParseFloat` takes it as written
+ *   (`_` only between digits);
+ * - one starting with a digit or a sign loses every `_` first, then is a number when Go's
+ *   `ParseInt(s, 0, 64)` takes it (a sign, then `0x`/`0X`, `0o`/`0O`, `0b`/`0B`, a leading-0
+ *   octal, or decimal digits) or it matches go-yaml's float pattern
+ *   `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`.
+ *
+ * The `yaml` package's YAML 1.1 schema knows only the lower-case, unsigned prefixes and no
+ * `_` in exponents, so `0X1F`, `-0o17` or `1_0e1_0` were strings here and numbers to kubectl.
+ * Written with `_` between any two characters after the first, as go-yaml ignores them.
+ */
+const BODY = [
+  '0_*[xX][0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*',
+  '0_*[oO][0-7_]*[0-7][0-7_]*',
+  '0_*[bB][01_]*[01][01_]*',
+  '(?:\\.[0-9_]*[0-9][0-9_]*|[0-9][0-9_]*(?:\\.[0-9_]*)?)(?:[eE]_*[-+]?_*[0-9_]*[0-9][0-9_]*)?',
+].join('|');
+// Go's float literal syntax, where `_` may stand only between two digits.
+const DOT_FIRST = '\\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?';
+export const GO_YAML_NUMBER = new RegExp(`^(?:${DOT_FIRST}|[-+]_*(?:${BODY})|(?=[0-9])(?:${BODY}))$`);
+
+const INT64_MIN_MAGNITUDE = 2n ** 63n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * What go-yaml makes of a scalar `GO_YAML_NUMBER` matches: a number, or the scalar itself
+ * where Go's integer parsers give up (beyond 64 bits). Two differences are refusals, made
+ * by read.ts: integers beyond 2^53 come back rounded, and a float beyond the double range
+ * (`1e400`, a string to go-yaml, an error to kubectl's JSON decoder) is infinite.
+ */
+export function goYamlNumber(source: string): number | string {
+  const plain = source.replaceAll('_', '');
+  const prefixed = /^([-+]?)0([xXoObB])(.+)$/.exec(plain) ?? /^([-+]?)0()([0-7]+)$/.exec(plain);
+  if (prefixed === null) {
+    const value = Number(plain);
+    // (Go's ParseInt reads `-0` as 0; only a float keeps the sign of zero)
+    return value === 0 && /^[-+]?[0-9]+$/.test(plain) ? 0 : value;
+  }
+  const [, sign, base, digits] = prefixed as unknown as [string, string, string, string];
+  const magnitude = BigInt(`0${base === '' ? 'o' : base.toLowerCase()}${digits}`);
+  if (sign === '-' ? magnitude > INT64_MIN_MAGNITUDE : magnitude > UINT64_MAX) return source;
+  return Number(sign === '-' ? -magnitude : magnitude);
+}
+
+/** Tried before the YAML 1.1 schema's own number tags, so every go-yaml number reads as one. */
+export const goYamlNumberTag: ScalarTag = {
+  default: true,
+  tag: 'tag:yaml.org,2002:int',
+  test: GO_YAML_NUMBER,
+  resolve: goYamlNumber,
+};
