@@ -43,3 +43,27 @@ describe('plain scalars read as go-yaml v2 reads them', () => {
     }
   });
 });
+
+describe('near-misses of a number are strings, read in linear time', () => {
+  // (`1e` and 4,000 underscores took 9 s: the number pattern tried every split of a run)
+  const run = '_'.repeat(100_000);
+  it.each([
+    `1e${run}z`,
+    `0x${run}z`,
+    `1${run}z`,
+    `-${run}z`,
+    `1e${run}+${run}z`,
+    `${'1_'.repeat(50_000)}e${'_1'.repeat(50_000)}z`,
+  ])('%#', (scalar) => {
+    expect(read(scalar)).toStrictEqual({ value: scalar });
+    expect(
+      read(
+        writeManifest([{ v: scalar }], 'yaml')
+          .slice('v: '.length)
+          .trimEnd(),
+      ),
+    ).toStrictEqual({
+      value: scalar,
+    });
+  });
+});
