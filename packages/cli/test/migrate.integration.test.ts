@@ -35,7 +35,8 @@ describe('capi-kit migrate: usage and kubeconfig errors come before any request'
 
   it.each([
     ['a missing file', () => join(scratch, 'missing'), 'none of the KUBECONFIG entries is a readable file'],
-    ['a directory', () => scratch, 'none of the KUBECONFIG entries is a readable file'],
+    // (an entry that exists but is no file is an error, as in kubectl)
+    ['a directory', () => scratch, 'not a readable file'],
     ['an empty file', () => file('empty', ''), 'is empty'],
     [
       'without a current context',
