@@ -5,6 +5,7 @@ import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { readManifestInput } from '../manifest-input.js';
+import { isNamespaceName, isSubdomainName } from '../names.js';
 
 const usage = `Usage: capi-kit validate -f FILE|- [--strict]
 
@@ -59,8 +60,6 @@ function check(value: unknown, prefix: string, strict: boolean): Verdict[] {
   return [{ ...verdict, errors: [...verdict.errors, ...nameErrors(value).map((e) => `${prefix}${e}`)] }];
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /**
  * --strict: names as the API server checks them. Object names are DNS-1123 subdomains
  * (at most 253 characters, dot-separated labels), namespaces DNS-1123 labels (at most 63).
@@ -70,15 +69,12 @@ function nameErrors(value: unknown): string[] {
   if (typeof metadata !== 'object' || metadata === null) return [];
   const { name, namespace } = metadata as { name?: unknown; namespace?: unknown };
   const errors: string[] = [];
-  if (
-    typeof name === 'string' &&
-    !(name.length <= 253 && name.split('.').every((label) => DNS1123_LABEL.test(label)))
-  ) {
+  if (typeof name === 'string' && !isSubdomainName(name)) {
     errors.push(
       `metadata.name: ${JSON.stringify(name)} is not a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253 characters)`,
     );
   }
-  if (typeof namespace === 'string' && !(namespace.length <= 63 && DNS1123_LABEL.test(namespace))) {
+  if (typeof namespace === 'string' && !isNamespaceName(namespace)) {
     errors.push(
       `metadata.namespace: ${JSON.stringify(namespace)} is not a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters)`,
     );
