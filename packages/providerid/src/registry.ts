@@ -1,5 +1,6 @@
 import { type Either, isLeft, left, right } from 'fp-ts/lib/Either.js';
 import { GENERIC_CLOUD, genericProviderIDGrammar } from './generic.js';
+import { readField } from './grammar-kit.js';
 import {
   partsEqual,
   structuralIdentity,
@@ -262,6 +263,16 @@ export class ProviderIDRegistry {
         ),
       );
     }
+    const drift = driftedField(fields, check.right);
+    if (drift !== undefined) {
+      return left(
+        providerIDError(
+          'invalid-field',
+          `these fields make '${written.right}', which reads back as another ID: ${drift.name} is '${drift.read}', not '${drift.given}'`,
+          { cloud, field: drift.name },
+        ),
+      );
+    }
     return written;
   }
 
@@ -407,6 +418,33 @@ class ParsedID implements ParsedProviderID {
     const { input, cloud, scheme, fields, key, canonical, identity } = this;
     return { input, cloud, scheme, fields, key, canonical, identity };
   }
+}
+
+/**
+ * The first field the caller gave that the written ID reads back differently, if any: a
+ * separator inside a field (an Alibaba region `cn.hz`, an AWS zone `a/b`) or a field the
+ * grammar cannot write (AWS `kind: fargate` with an EC2 zone) would otherwise yield a valid
+ * ID of another instance. Only the fields the ID reads back are compared (`scheme` is the
+ * caller's wish, not the ID's), and a grammar's canonical lower case is not a difference.
+ */
+function driftedField(
+  given: Readonly<Record<string, unknown>>,
+  read: ProviderIDFields,
+): { name: string; given: string; read: string } | undefined {
+  for (const name of Object.keys(read)) {
+    if (name === 'scheme') continue;
+    const got = read[name];
+    if (typeof got === 'boolean') {
+      const asked = given[name];
+      if (typeof asked === 'boolean' && asked !== got)
+        return { name, given: String(asked), read: String(got) };
+      continue;
+    }
+    const asked = readField(given, name);
+    if (asked === undefined || got === undefined || asked === got || asked.toLowerCase() === got) continue;
+    return { name, given: asked, read: got };
+  }
+  return undefined;
 }
 
 /** Builds a registry from grammars (the generic grammar is always included). */

@@ -80,6 +80,19 @@ describe('awsProviderID', () => {
     );
     expect(registry.format('aws', { instanceId: 'i-1' })).toEqual(right('aws:////i-1'));
     expect(isLeft(registry.format('aws', { zone: 'z', instanceId: 'vol-1' }))).toBe(true);
+  });
+
+  it('refuses fields that would write the ID of another instance', () => {
+    // 'aws:///a/b/i-123' parses as zone 'a' (and a Fargate-style middle 'b')
+    const spilled = registry.format('aws', { zone: 'a/b', instanceId: 'i-123' });
+    expect(isLeft(spilled) && spilled.left).toMatchObject({ code: 'invalid-field', field: 'zone' });
+    expect(isLeft(spilled) && spilled.left.message).toContain("zone is 'a', not 'a/b'");
+    // an EC2 zone and instance write an EC2 ID, whatever `kind` asks for
+    const fargate = registry.format('aws', { kind: 'fargate', zone: 'us-east-1a', instanceId: 'i-123' });
+    expect(isLeft(fargate) && fargate.left).toMatchObject({ code: 'invalid-field', field: 'kind' });
+  });
+
+  it('identifies by instance, qualified by zone', () => {
     expect(registry.sameInstance('aws:///us-east-1a/i-12345678', 'i-12345678')).toMatchObject({
       match: true,
     });

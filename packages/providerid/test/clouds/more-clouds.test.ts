@@ -190,6 +190,9 @@ describe('long-tail providerID grammars', () => {
     expect(registry.format('alibaba', { region: 'cn-hangzhou', instanceId: 'i-1' })).toEqual(
       right('cn-hangzhou.i-1'),
     );
+    // 'cn-hz.x.i-1' would read back as region 'cn-hz', instance 'x': another instance
+    const spilled = registry.format('alibaba', { region: 'cn-hz.x', instanceId: 'i-1' });
+    expect(isLeft(spilled) && spilled.left).toMatchObject({ code: 'invalid-field', field: 'region' });
     expect(registry.format('oci', { ocid: 'ocid1.x', scheme: '' })).toEqual(right('ocid1.x'));
     expect(registry.format('kwok', { nodeName: 'n' })).toEqual(right('kwok://n'));
     expect(registry.format('metal3', { bmhUid: 'u' })).toEqual(right('metal3://u'));
