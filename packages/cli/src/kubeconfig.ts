@@ -79,7 +79,7 @@ function mergeFirstWins(into: KubeConfig, from: KubeConfig): void {
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
 
 /** `CAPI_KIT_REQUEST_TIMEOUT_SECONDS` (1..3600), else the default; in milliseconds. */
-function requestTimeoutMs(io: CliIO): number {
+export function requestTimeoutMs(io: CliIO): number {
   const text = io.env.CAPI_KIT_REQUEST_TIMEOUT_SECONDS;
   if (text === undefined || text === '') return DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
   const seconds = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { capiCrdDirs } from '../../client/test/helpers/fixtures.js';
@@ -11,6 +12,7 @@ import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
 import { CONTROL_BUT_NEWLINE, setLeaseHolder } from './helpers/hostile-lease.js';
 import { runCli } from './helpers/run-cli.js';
+import { startSilentServer } from './helpers/silent-server.js';
 
 // `capi-kit get` and `capi-kit describe` as a user runs them: the built binary, the shared
 // control plane as the management cluster, a private one as the workload cluster.
@@ -190,6 +192,55 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit get and describe', ()
       },
     ]);
   });
+
+  it('describe: a workload cluster from the Secret that never answers is cut by the request deadline', async () => {
+    // Its own namespace, so the other tests' Cluster lists stay as they are.
+    const quietNs = 'describe-silent-workload';
+    const silent = await startSilentServer();
+    const core = management.kubeConfig.makeApiClient(CoreV1Api);
+    const objects = management.kubeConfig.makeApiClient(CustomObjectsApi);
+    try {
+      await core.createNamespace({ body: { metadata: { name: quietNs } } });
+      await objects.createNamespacedCustomObject({
+        group: 'cluster.x-k8s.io',
+        version: 'v1alpha2',
+        namespace: quietNs,
+        plural: 'clusters',
+        body: {
+          apiVersion: 'cluster.x-k8s.io/v1alpha2',
+          kind: 'Cluster',
+          metadata: { name: 'quiet' },
+          spec: {},
+        },
+      });
+      await core.createNamespacedSecret({
+        namespace: quietNs,
+        body: { metadata: { name: 'quiet-kubeconfig' }, stringData: { value: silent.kubeconfig } },
+      });
+      const out: string[] = [];
+      const io: CliIO = {
+        stdout: (t) => out.push(t),
+        stderr: () => {},
+        readStdin: async () => '',
+        env: { KUBECONFIG: management.kubeconfigPath, CAPI_KIT_REQUEST_TIMEOUT_SECONDS: '1' },
+      };
+      const started = Date.now();
+      // (before, the workload KubeConfig built from the Secret had no deadline: this hung)
+      expect(await main(['describe', 'cluster', 'quiet', '-n', quietNs, '--json'], io)).toBe(0);
+      // (the lease read's own default deadline is 20 s: the 1 s must reach it too)
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // (no Machines, so the lease list is not reported; its deadline is the same 1 s)
+      expect(JSON.parse(out.join('')).problems).toEqual([
+        {
+          object: `Cluster ${quietNs}/quiet`,
+          message: expect.stringMatching(/^nodes unknown: .*aborted due to timeout/),
+        },
+      ]);
+    } finally {
+      await silent.close();
+      await core.deleteNamespace({ name: quietNs });
+    }
+  }, 60_000);
 
   it('unusable kubeconfigs exit 3 with nothing on stdout; bad command lines exit 2', () => {
     const garbage = join(scratch, 'garbage.yaml');

@@ -2,12 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
-import { createCertificateAuthority } from '@capi-kit/envtest/pki';
 import { describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../src/kubeconfig.js';
 import { main } from '../src/main.js';
 import { captureIO } from './helpers/capture-io.js';
+import { startSilentServer } from './helpers/silent-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'capi-kit-kubeconfig-'));
 const file = (name: string, text: string) => {
@@ -130,24 +129,8 @@ describe('an API server that cannot be reached', () => {
 
 describe('an API server that accepts the connection and never answers', () => {
   it('every command that reads the cluster gives up after CAPI_KIT_REQUEST_TIMEOUT_SECONDS (exit 3)', async () => {
-    const ca = await createCertificateAuthority('silent-server-ca');
-    const serving = await ca.issueServerCertificate(['127.0.0.1']);
-    // TLS completes; then nothing is ever written back.
-    const sockets = new Set<TLSSocket>();
-    const silent = createTlsServer({ cert: serving.certPem, key: serving.keyPem }, (socket) => {
-      sockets.add(socket);
-    });
-    const port = await new Promise<number>((resolve) =>
-      silent.listen(0, '127.0.0.1', () => resolve((silent.address() as AddressInfo).port)),
-    );
-    const ca64 = Buffer.from(ca.certPem).toString('base64');
-    const path = file(
-      'silent',
-      kubeconfig({ cluster: 'c', user: 'u', context: 'x', server: `https://127.0.0.1:${port}` }).replace(
-        'cluster: {server: ',
-        `cluster: {certificate-authority-data: ${ca64}, server: `,
-      ),
-    );
+    const silent = await startSilentServer();
+    const path = file('silent', silent.kubeconfig);
     try {
       for (const argv of [
         ['get', 'clusters'],
@@ -166,8 +149,7 @@ describe('an API server that accepts the connection and never answers', () => {
         expect(Date.now() - started).toBeLessThan(20_000);
       }
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   }, 120_000);
 

@@ -26,6 +26,12 @@ export interface DescribeClusterOptions {
   readonly leaseLocation?: LeaseLocation;
   /** providerID rules for the Node ↔ Machine join (default: every cloud's). */
   readonly providerIDRegistry?: ProviderIDRegistry;
+  /**
+   * How long the maintenance-lease read may go unanswered (default: the lease observer's,
+   * half its renew deadline). The lease client sets its own deadline on each request, so a
+   * caller's KubeConfig-wide deadline does not reach it: a caller with a shorter one passes it here.
+   */
+  readonly leaseRequestTimeoutMs?: number;
 }
 
 /** An owner as described: kind and name. */
@@ -431,6 +437,9 @@ async function readWorkload(
   const leases = new MaintenanceLeases({
     kubeConfig,
     ...(options.leaseLocation === undefined ? {} : { location: options.leaseLocation }),
+    ...(options.leaseRequestTimeoutMs === undefined
+      ? {}
+      : { requestTimeoutMs: options.leaseRequestTimeoutMs }),
   });
   const [nodes, leaseList] = await Promise.all([
     listNodes(kubeConfig),

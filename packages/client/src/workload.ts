@@ -1,4 +1,4 @@
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
 
@@ -85,7 +85,9 @@ export async function workloadKubeConfig(
   if (typeof encoded !== 'string' || encoded === '') return malformed(path, 'missing or empty');
   if (!BASE64.test(encoded)) return malformed(path, 'is not base64');
   const text = Buffer.from(encoded, 'base64').toString('utf8');
-  const kubeConfig = new KubeConfig();
+  // Made with the management KubeConfig's own class: a subclass that signs every request
+  // (the CLI's request deadline, a proxy) then reaches the workload cluster too.
+  const kubeConfig = new (management.constructor as new () => KubeConfig)();
   try {
     kubeConfig.loadFromString(text);
   } catch (error) {

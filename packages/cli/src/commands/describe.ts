@@ -5,6 +5,7 @@ import { connectManagement, loadKubeConfigOrReport, namespaceOf } from '../clust
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { requestTimeoutMs } from '../kubeconfig.js';
 import { checkNamespaceFlag, checkObjectName } from '../names.js';
 import { printable } from '../text.js';
 
@@ -173,6 +174,8 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   const described = await describeCluster(client, name, {
     namespace,
     ...(workload === undefined ? {} : { workload }),
+    // (the lease client sets its own deadline; CAPI_KIT_REQUEST_TIMEOUT_SECONDS bounds it too)
+    leaseRequestTimeoutMs: requestTimeoutMs(io),
   });
   if (described._tag === 'Left') {
     io.stderr(`capi-kit describe: ${printable(described.left.message)}\n`);
