@@ -58,13 +58,13 @@ export class NodeGroupError extends Error {
   }
 }
 
-/** Go's `%q` of a string: what cluster-autoscaler's messages quote node ids with. */
-export function goQuote(text: string): string {
-  return JSON.stringify(text);
-}
+// Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+// Text that `%q` writes as it is: printable ASCII without a quote or a backslash.
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
-// The escapes strconv.QuoteRune uses for the control characters that have one.
-const runeEscapes: Readonly<Record<number, string>> = {
+// The escapes strconv uses for the control characters that have one.
+const CONTROL_ESCAPES: Readonly<Record<number, string>> = {
   7: '\\a',
   8: '\\b',
   9: '\\t',
@@ -72,9 +72,38 @@ const runeEscapes: Readonly<Record<number, string>> = {
   11: '\\v',
   12: '\\f',
   13: '\\r',
-  39: "\\'",
-  92: '\\\\',
 };
+
+/**
+ * One rune as strconv writes it between `quote`s: the quote and the backslash escaped,
+ * printable runes as they are, the rest as \a…\v, \xNN, \uNNNN or \UNNNNNNNN. A code point
+ * that is no valid rune (a lone surrogate, past U+10FFFF) is U+FFFD, which Go prints.
+ */
+function quotedRune(code: number, quote: '"' | "'"): string {
+  if (code === quote.charCodeAt(0) || code === 0x5c) return `\\${String.fromCharCode(code)}`;
+  if (!Number.isInteger(code) || code < 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+    return '\ufffd';
+  const char = String.fromCodePoint(code);
+  if (GO_PRINTABLE.test(char)) return char;
+  const escaped = CONTROL_ESCAPES[code];
+  if (escaped !== undefined) return escaped;
+  if (code < 0x20 || code === 0x7f) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\U${code.toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * Go's `%q` of a string (strconv.Quote): what cluster-autoscaler's messages quote node ids
+ * with. Unlike JSON, it escapes every rune Go does not print (DEL, C1 controls such as the
+ * terminal's CSI U+009B, U+00A0, U+2028, format characters), so a hostile holder identity
+ * or providerID reads as it would in upstream's messages and cannot drive a terminal.
+ */
+export function goQuote(text: string): string {
+  if (PLAIN_ASCII.test(text)) return `"${text}"`;
+  let out = '"';
+  for (const char of text) out += quotedRune(char.codePointAt(0)!, '"');
+  return `${out}"`;
+}
 
 /**
  * Go's `%q` applied to an int, which prints it as a quoted character: cluster-autoscaler's
@@ -82,11 +111,5 @@ const runeEscapes: Readonly<Record<number, string>> = {
  * Kept so that its text matches upstream's; the error's details carry the numbers.
  */
 export function goQuoteInt(n: number): string {
-  const escaped = runeEscapes[n];
-  if (escaped !== undefined) return `'${escaped}'`;
-  if (n < 0x20 || n === 0x7f) return `'\\x${n.toString(16).padStart(2, '0')}'`;
-  if (n < 0x7f) return `'${String.fromCodePoint(n)}'`;
-  if (n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) return `'\\ufffd'`;
-  if (n < 0xa0) return `'\\u00${n.toString(16)}'`;
-  return `'${String.fromCodePoint(n)}'`;
+  return `'${quotedRune(n, "'")}'`;
 }
