@@ -22,8 +22,9 @@ parse   Reads each providerID: its cloud, the cloud's fields and the identity ke
         region.instance, EC2 instance ID) or --cloud names the cloud. A scheme no cloud
         claims is invalid (the error says whether Cluster API's generic grammar would
         accept it); --cloud generic applies that grammar to any ID.
-        --json: one {"input","valid","cloud","fields","key","canonical","error"?} object a
-        line (cloud, fields and key are null when the ID is invalid).
+        --json: one {"input","valid","cloud","fields","key","canonical"} object a line;
+        an invalid ID has "error" and "errorCode" (empty, malformed, invalid-field, …)
+        instead of "canonical", and null fields and key (cloud: the cloud that refused it).
 match   Whether a Node's and a Machine's providerIDs denote the same instance, with the
         reason; the verdict is "same", "different" or "unknown" (the strings cannot tell),
         and match is true only for "same". With no ID arguments, reads
