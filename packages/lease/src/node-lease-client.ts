@@ -98,19 +98,29 @@ export class NodeLeaseClient extends NodeLeaseObserver {
             const now = this.clock.now();
             const sentAtMs = this.clock.monotonicMs();
             const keep = decision.action === 'renew';
-            const written =
-              decision.action === 'create'
-                ? await this.#create(address, now, signal)
-                : await this.api.replace(
-                    address.namespace,
-                    this.#withSpec(current!, {
-                      // Renewing keeps acquireTime exactly as written (a Go client's microseconds included).
-                      acquireTime: keep && record!.acquireTime !== undefined ? undefined : now,
-                      renewTime: now,
-                      leaseTransitions: keep ? record!.leaseTransitions : record!.leaseTransitions + 1,
-                    }),
-                    signal,
-                  );
+            let written: V1Lease | undefined;
+            try {
+              written =
+                decision.action === 'create'
+                  ? await this.#create(address, now, signal)
+                  : await this.api.replace(
+                      address.namespace,
+                      this.#withSpec(current!, {
+                        // Renewing keeps acquireTime exactly as written (a Go client's microseconds included).
+                        acquireTime: keep && record!.acquireTime !== undefined ? undefined : now,
+                        renewTime: now,
+                        leaseTransitions: keep ? record!.leaseTransitions : record!.leaseTransitions + 1,
+                      }),
+                      signal,
+                    );
+            } catch (error) {
+              // Aborted with the write sent: it may have landed, and this client would hold the
+              // node until the lease expires while its caller believes it holds nothing. It is
+              // given back first (release reads, and leaves a lease it does not hold alone).
+              // A lease this client held before the call stays held.
+              if (signal?.aborted && !keep) await this.release(node).catch(() => {});
+              throw error;
+            }
             if (written === undefined) return undefined;
             const how = acquiredHow[decision.action];
             return { acquired: true, how, lease: this.#recordOwnWrite(address, written, sentAtMs), sentAtMs };
