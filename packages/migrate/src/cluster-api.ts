@@ -91,6 +91,8 @@ export class ClusterApi {
   constructor(
     kubeConfig: KubeConfig,
     private readonly afterWrite?: WriteHook,
+    /** Objects per list request (`limit`); the rest come page by page (`continue`). */
+    private readonly pageSize = PAGE_SIZE,
   ) {
     this.#objects = kubeConfig.makeApiClient(ObjectApi);
     this.#custom = kubeConfig.makeApiClient(CustomObjectsApi);
@@ -117,30 +119,71 @@ export class ClusterApi {
 
   /** Every object of a kind (all pages), in one namespace or all of them. */
   async list(apiVersion: string, kind: string, namespace?: string): Promise<JsonObject[]> {
+    const resource = await this.#resourceName(apiVersion, kind);
+    const core = groupOf(apiVersion) === '';
     const out: JsonObject[] = [];
     let token: string | undefined;
     do {
-      const page = await this.#call('list', await this.#resourceName(apiVersion, kind), () =>
-        this.#objects.list(
-          apiVersion,
-          kind,
-          namespace,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          PAGE_SIZE,
-          token,
-        ),
+      const { items, next } = await this.#call('list', resource, () =>
+        core
+          ? this.#corePage(apiVersion, kind, namespace, token)
+          : this.#customPage(apiVersion, kind, namespace, token),
       );
-      for (const item of page.items) {
-        // Lists leave apiVersion and kind off their items.
-        out.push({ ...plain(item), apiVersion, kind });
-      }
-      token = page.metadata?._continue || undefined;
+      // Lists leave apiVersion and kind off their items.
+      for (const item of items) out.push({ ...item, apiVersion, kind });
+      token = next;
     } while (token !== undefined);
     return out;
+  }
+
+  // A page of a core kind (Secrets, workloads), through client-node's typed list.
+  async #corePage(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    token: string | undefined,
+  ) {
+    const page = await this.#objects.list(
+      apiVersion,
+      kind,
+      namespace,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      this.pageSize,
+      token,
+    );
+    return { items: page.items.map(plain), next: page.metadata?._continue || undefined };
+  }
+
+  // A page of a custom resource, as the server sent it. (client-node's generic list reads a
+  // custom List's metadata as an object's, which drops `continue`: every list would stop at
+  // its first page, and a migration would silently leave the rest of the Machines behind.)
+  async #customPage(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    token: string | undefined,
+  ) {
+    const [group = '', version = ''] = apiVersion.split('/');
+    const plural = (await this.resource(apiVersion, kind))?.name ?? `${kind.toLowerCase()}s`;
+    const request = {
+      group,
+      version,
+      plural,
+      limit: this.pageSize,
+      ...(token === undefined ? {} : { _continue: token }),
+    };
+    const raw: { items?: unknown[]; metadata?: { continue?: string } } =
+      namespace === undefined
+        ? await this.#custom.listCustomObjectForAllNamespaces({ ...request, resourcePlural: plural })
+        : await this.#custom.listNamespacedCustomObject({ ...request, namespace });
+    return {
+      items: (raw.items ?? []).filter(isJsonObject),
+      next: raw.metadata?.continue || undefined,
+    };
   }
 
   async get(key: ObjectKey): Promise<JsonObject | undefined> {
@@ -326,6 +369,10 @@ function withHeader(key: ObjectKey, patch: JsonObject): KubernetesObject {
 }
 
 /** client-node returns class instances (with Date objects) for core kinds: back to JSON. */
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function plain(value: unknown): JsonObject {
   return JSON.parse(JSON.stringify(value)) as JsonObject;
 }

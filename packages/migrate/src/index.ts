@@ -43,6 +43,8 @@ export interface MigrationOptions {
   readonly to?: MigrationTarget;
   /** Called after every write; throwing stops the run there (tests inject crashes with it). */
   readonly afterWrite?: WriteHook;
+  /** Objects per list request (default 500); larger kinds are read page by page. */
+  readonly pageSize?: number;
 }
 
 /** Runs a step, turning the failures it throws into a Left. */
@@ -75,7 +77,7 @@ async function readPlan(
 export function planClusterMigration(
   options: MigrationOptions,
 ): Promise<E.Either<MigrateError, MigrationPlan>> {
-  return step(() => readPlan(new ClusterApi(options.kubeConfig), options));
+  return step(() => readPlan(new ClusterApi(options.kubeConfig, undefined, options.pageSize), options));
 }
 
 /**
@@ -88,7 +90,7 @@ export function applyClusterMigration(
   options: MigrationOptions & { readonly dryRun?: boolean },
 ): Promise<E.Either<MigrateError, ApplySummary & { readonly plan: MigrationPlan }>> {
   return step(async () => {
-    const api = new ClusterApi(options.kubeConfig, options.afterWrite);
+    const api = new ClusterApi(options.kubeConfig, options.afterWrite, options.pageSize);
     const plan = await readPlan(api, options);
     if (E.isLeft(plan)) return plan;
     const problems = await preflight(api, plan.right);
@@ -108,7 +110,7 @@ export function verifyClusterMigration(
   options: MigrationOptions,
 ): Promise<E.Either<MigrateError, VerifyResult>> {
   return step(async () => {
-    const api = new ClusterApi(options.kubeConfig);
+    const api = new ClusterApi(options.kubeConfig, undefined, options.pageSize);
     const plan = await readPlan(api, options);
     return E.isLeft(plan) ? plan : E.right(await verify(api, plan.right));
   });
@@ -122,7 +124,7 @@ export function pruneClusterMigration(
   options: MigrationOptions,
 ): Promise<E.Either<MigrateError, PruneSummary>> {
   return step(async () => {
-    const api = new ClusterApi(options.kubeConfig, options.afterWrite);
+    const api = new ClusterApi(options.kubeConfig, options.afterWrite, options.pageSize);
     const plan = await readPlan(api, options);
     if (E.isLeft(plan)) return plan;
     const result = await verify(api, plan.right);
