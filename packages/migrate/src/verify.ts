@@ -20,8 +20,18 @@ export interface VerifyResult {
   readonly differences: readonly Problem[];
 }
 
-/** Fields of a converted object that must be the same live: what the migration wrote. */
-const COMPARED = ['spec', 'metadata.labels'] as const;
+/** Top-level fields that are not the object's content: identity, server metadata, status. */
+const NOT_CONTENT = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+
+/**
+ * Fields of a planned object that must be the same live: what the migration wrote. That is
+ * the labels and every top-level field of the create request: `spec` of the Cluster API and
+ * provider objects, `type` and `data` of a key-pair Secret (a key rotated in v1alpha1 after
+ * `apply` must stop `prune`, which would delete its only copy).
+ */
+function comparedPaths(planned: JsonObject): string[] {
+  return ['metadata.labels', ...Object.keys(planned).filter((key) => !NOT_CONTENT.has(key))];
+}
 
 function at(object: JsonObject, path: string): unknown {
   let value: unknown = object;
@@ -31,8 +41,8 @@ function at(object: JsonObject, path: string): unknown {
 }
 
 /**
- * Whether every v1alpha1 object has its v1alpha2 counterpart (ours, with the spec and labels
- * the conversion gives — fields the server or a controller added are not differences), every
+ * Whether every v1alpha1 object has its v1alpha2 counterpart (ours, with the content and
+ * labels the conversion gives — fields the server or a controller added are not differences), every
  * ownerReference points at a live UID (none still at the v1alpha1 objects), and every
  * Cluster's Secrets are owned by the new Cluster.
  */
@@ -55,7 +65,7 @@ export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<Veri
       });
       continue;
     }
-    for (const path of COMPARED) {
+    for (const path of comparedPaths(planned.object)) {
       const expected = at(planned.object, path);
       if (expected === undefined) continue;
       const difference = firstDifference(expected as JsonObject, at(object, path) as JsonObject | undefined);

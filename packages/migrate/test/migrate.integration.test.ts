@@ -324,6 +324,50 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     expect(verified.right).toMatchObject({ checked: whole.right.objects.length + 1, differences: [] });
   });
 
+  it("verify compares a key-pair Secret's data: a key changed since apply stops prune", async () => {
+    const source = await newNamespaceWith('aws', 'keys', 1);
+    const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    const mergePatch = (object: Record<string, unknown>) =>
+      client.patch(
+        object as KubernetesObject,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        'application/merge-patch+json',
+      );
+    const base64 = (text: string) => Buffer.from(text).toString('base64');
+    await mergePatch({
+      apiVersion: V1ALPHA1,
+      kind: 'Cluster',
+      metadata: { name: source.name, namespace: source.namespace },
+      spec: { providerSpec: { value: { caKeyPair: { cert: base64('CERT'), key: base64('KEY') } } } },
+    });
+    const applied = await applyClusterMigration(options(source.namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    expect(applied.right.plan.objects.map((o) => `${o.key.kind}/${o.key.name}`)).toContain(
+      `Secret/${source.name}-ca`,
+    );
+
+    // The v1alpha2 copy no longer holds the key the v1alpha1 Cluster has.
+    await mergePatch({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `${source.name}-ca`, namespace: source.namespace },
+      data: { 'tls.key': base64('OTHER') },
+    });
+    const verified = await verifyClusterMigration(options(source.namespace));
+    if (E.isLeft(verified)) throw new Error(verified.left.message);
+    expect(verified.right.differences).toEqual([
+      {
+        object: `Secret ${source.namespace}/${source.name}-ca`,
+        message: `data.tls.key differs from the converted Cluster ${source.namespace}/${source.name}`,
+      },
+    ]);
+    const refused = await pruneClusterMigration(options(source.namespace));
+    expect(E.isLeft(refused) && refused.left.code).toBe('verification');
+  });
+
   it('resumes after a crash at every write: no duplicates, the same end state', async () => {
     const reference = await newNamespaceWith('aws', 'crash', 1);
     const clean = await applyClusterMigration(options(reference.namespace));
