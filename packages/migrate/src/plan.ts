@@ -85,7 +85,14 @@ export function planMigration(
   plugins: readonly ConversionPlugin[],
   to: MigrationTarget = V1ALPHA2,
 ): E.Either<MigrateError, MigrationPlan> {
-  const documents: InputDocument[] = inventory.objects.map((value, index) => ({ index, value }));
+  // An object being deleted is not migrated: a copy would be a live object its controllers
+  // act on (a Machine half-way through a scale-down would come back). It stays a source, so
+  // prune still clears its finalizers and deletes it. MachineClasses are read, never created.
+  const deleting = inventory.objects.filter((o) => o.kind !== 'MachineClass' && isBeingDeleted(o));
+  const skipped = new Set(deleting);
+  const documents: InputDocument[] = inventory.objects
+    .filter((o) => !skipped.has(o))
+    .map((value, index) => ({ index, value }));
   const converted = convertDocuments(documents, { to, plugins });
   if (E.isLeft(converted)) {
     return E.left({
@@ -94,7 +101,13 @@ export function planMigration(
     });
   }
   const sources = new Map(inventory.objects.map((o) => [identity(keyOf(o)), o]));
-  const warnings = [...converted.right.report.warnings];
+  const warnings = [
+    ...deleting.map(
+      (o) =>
+        `${labelOf(keyOf(o))} is being deleted: not migrated (let its v0.1 controller finish first; prune clears its finalizers)`,
+    ),
+    ...converted.right.report.warnings,
+  ];
 
   // The conversion writes each converted object followed by what plug-ins made for it.
   const groups: { head: JsonObject; source: JsonObject; generated: JsonObject[] }[] = [];
@@ -138,6 +151,11 @@ export function planMigration(
     };
   });
   return E.right({ to, objects, secrets, sources: inventory.objects, warnings });
+}
+
+function isBeingDeleted(object: JsonObject): boolean {
+  const at = metadataOf(object).deletionTimestamp;
+  return typeof at === 'string' && at !== '';
 }
 
 function plannedObject(

@@ -368,6 +368,34 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     expect(E.isLeft(refused) && refused.left.code).toBe('verification');
   });
 
+  it('does not migrate a Machine that is being deleted; prune still finishes its deletion', async () => {
+    const source = await newNamespaceWith('aws', 'leaving', 2);
+    const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    const leaving = source.workers[1]!;
+    // Its finalizer holds it: it stays, with a deletionTimestamp, as while v0.1 scales down.
+    await client.delete({
+      apiVersion: V1ALPHA1,
+      kind: 'Machine',
+      metadata: { name: leaving, namespace: source.namespace },
+    } as KubernetesObject);
+    const plan = await planClusterMigration(options(source.namespace));
+    if (E.isLeft(plan)) throw new Error(plan.left.message);
+    const names = plan.right.objects.map((o) => `${o.key.kind}/${o.key.name}`);
+    expect(names).toContain(`Machine/${source.workers[0]}`);
+    expect(names).not.toContain(`Machine/${leaving}`);
+    expect(plan.right.warnings).toContain(
+      `Machine ${source.namespace}/${leaving} is being deleted: not migrated (let its v0.1 controller finish first; prune clears its finalizers)`,
+    );
+    const applied = await applyClusterMigration(options(source.namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const pruned = await pruneClusterMigration(options(source.namespace));
+    if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
+    expect(pruned.right.deleted).toContain(`Machine ${source.namespace}/${leaving}`);
+    const after = await snapshot(source.namespace);
+    expect([...after.keys()].filter((k) => k.startsWith(V1ALPHA1))).toEqual([]);
+    expect(after.has(`${V1ALPHA2}/Machine/${leaving}`)).toBe(false);
+  });
+
   it('resumes after a crash at every write: no duplicates, the same end state', async () => {
     const reference = await newNamespaceWith('aws', 'crash', 1);
     const clean = await applyClusterMigration(options(reference.namespace));
