@@ -18,7 +18,14 @@ import { type VerifyResult, verify } from './verify.js';
 export type { ApplySummary } from './apply.js';
 export type { Write, WriteHook } from './cluster-api.js';
 export { hasApiProblem, type MigrateError, type Problem } from './errors.js';
-export { type Inventory, owningCluster, type Scope, SOURCE_KINDS } from './inventory.js';
+export {
+  CLUSTER_SECRET_PURPOSES,
+  type Inventory,
+  namedLikeCluster,
+  owningCluster,
+  type Scope,
+  SOURCE_KINDS,
+} from './inventory.js';
 export type { ObjectKey } from './object.js';
 export {
   isMigrationTarget,

@@ -25,6 +25,8 @@ export interface Inventory {
   readonly objects: readonly JsonObject[];
   /** Secrets tied to a v1alpha1 Cluster, with the Cluster's name. */
   readonly secrets: readonly { readonly secret: JsonObject; readonly cluster: string }[];
+  /** Secrets only named like a Cluster's (`<cluster>-…`): reported, never re-owned. */
+  readonly lookalikes?: readonly { readonly secret: JsonObject; readonly cluster: string }[];
 }
 
 function namespaceOf(scope: Scope): string | undefined {
@@ -34,23 +36,39 @@ function namespaceOf(scope: Scope): string | undefined {
 /** Service-account tokens belong to the namespace's service accounts, never to a Cluster. */
 const SKIPPED_SECRET_TYPES = new Set(['kubernetes.io/service-account-token']);
 
+/** The Secrets Cluster API keeps for a Cluster: `<cluster>-<purpose>`. */
+export const CLUSTER_SECRET_PURPOSES = ['kubeconfig', 'ca', 'etcd', 'proxy', 'sa', 'apiserver-etcd-client'];
+
 /**
- * The Cluster a Secret belongs to: the one it names in an ownerReference, else the one whose
- * name is the longest `<cluster>-` prefix of the Secret's name (`prod-eu-kubeconfig` belongs
- * to `prod-eu`, not to `prod`), the way clusterctl ties unowned Secrets to Clusters.
+ * The Cluster a Secret belongs to: the one it names in an ownerReference, else the one it is
+ * a Cluster API Secret of by name (`prod-eu-kubeconfig` is `prod-eu`'s). Re-owning makes
+ * the Secret go when the Cluster is deleted, so a Secret merely named `<cluster>-…` (an
+ * application's `prod-eu-db-password`) is not the Cluster's: see `namedLikeCluster`.
  */
 export function owningCluster(secret: JsonObject, clusters: readonly JsonObject[]): string | undefined {
   const metadata = metadataOf(secret);
-  const namespace = metadata.namespace;
-  const local = clusters.filter((c) => metadataOf(c).namespace === namespace);
+  const local = clusters.filter((c) => metadataOf(c).namespace === metadata.namespace);
   const refs = Array.isArray(metadata.ownerReferences) ? metadata.ownerReferences.filter(isObject) : [];
   for (const ref of refs) {
     const owner = local.find((c) => uidOf(c) !== undefined && uidOf(c) === ref.uid);
     if (owner !== undefined) return keyOf(owner).name;
   }
   const name = String(metadata.name ?? '');
+  const names = new Set(local.map((c) => keyOf(c).name));
+  for (const purpose of CLUSTER_SECRET_PURPOSES) {
+    const cluster = name.endsWith(`-${purpose}`) ? name.slice(0, -(purpose.length + 1)) : undefined;
+    if (cluster !== undefined && names.has(cluster)) return cluster;
+  }
+  return undefined;
+}
+
+/** The Cluster whose name is the longest `<cluster>-` prefix of the Secret's name, if any. */
+export function namedLikeCluster(secret: JsonObject, clusters: readonly JsonObject[]): string | undefined {
+  const metadata = metadataOf(secret);
+  const name = String(metadata.name ?? '');
   let best: string | undefined;
-  for (const cluster of local) {
+  for (const cluster of clusters) {
+    if (metadataOf(cluster).namespace !== metadata.namespace) continue;
     const clusterName = keyOf(cluster).name;
     if (name.startsWith(`${clusterName}-`) && (best === undefined || clusterName.length > best.length)) {
       best = clusterName;
@@ -70,16 +88,22 @@ export async function readInventory(api: ClusterApi, scope: Scope): Promise<Inve
   }
   const clusters = objects.filter((o) => o.kind === 'Cluster');
   const secrets: { secret: JsonObject; cluster: string }[] = [];
+  const lookalikes: { secret: JsonObject; cluster: string }[] = [];
   const namespaces = [...new Set(clusters.map((c) => String(metadataOf(c).namespace ?? 'default')))].sort();
   for (const ns of namespaces) {
     for (const secret of await api.list('v1', 'Secret', ns)) {
       if (SKIPPED_SECRET_TYPES.has(String(secret.type ?? ''))) continue;
       const cluster = owningCluster(secret, clusters);
       if (cluster !== undefined) secrets.push({ secret, cluster });
+      else {
+        const like = namedLikeCluster(secret, clusters);
+        if (like !== undefined) lookalikes.push({ secret, cluster: like });
+      }
     }
   }
   secrets.sort((a, b) => label(a.secret).localeCompare(label(b.secret)));
-  return { objects, secrets };
+  lookalikes.sort((a, b) => label(a.secret).localeCompare(label(b.secret)));
+  return { objects, secrets, lookalikes };
 }
 
 function label(object: JsonObject): string {

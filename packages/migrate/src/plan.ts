@@ -12,7 +12,7 @@ import {
 } from '@capi-kit/conversion';
 import * as E from 'fp-ts/lib/Either.js';
 import type { MigrateError } from './errors.js';
-import type { Inventory } from './inventory.js';
+import { CLUSTER_SECRET_PURPOSES, type Inventory } from './inventory.js';
 import { creatable, identity, keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
 
 /**
@@ -105,6 +105,10 @@ export function planMigration(
     ...deleting.map(
       (o) =>
         `${labelOf(keyOf(o))} is being deleted: not migrated (let its v0.1 controller finish first; prune clears its finalizers)`,
+    ),
+    ...(inventory.lookalikes ?? []).map(
+      ({ secret, cluster }) =>
+        `${labelOf(keyOf(secret))} is named like Cluster ${cluster}'s, but the Cluster does not own it and it is none of Cluster API's Secrets (${CLUSTER_SECRET_PURPOSES.join(', ')}): not re-owned`,
     ),
     ...converted.right.report.warnings,
   ];

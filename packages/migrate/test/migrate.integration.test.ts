@@ -2,6 +2,7 @@ import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import { vsphereConversionPlugin } from '@capi-kit/providers-vsphere';
 import {
+  CoreV1Api,
   type KubeConfig,
   type KubernetesObject,
   KubernetesObjectApi,
@@ -394,6 +395,32 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     const after = await snapshot(source.namespace);
     expect([...after.keys()].filter((k) => k.startsWith(V1ALPHA1))).toEqual([]);
     expect(after.has(`${V1ALPHA2}/Machine/${leaving}`)).toBe(false);
+  });
+
+  it("re-owns a Cluster's own Secrets only; one merely named after it is reported and left alone", async () => {
+    const source = await newNamespaceWith('aws', 'app', 1);
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    await core.createNamespacedSecret({
+      namespace: source.namespace,
+      body: { metadata: { name: `${source.name}-db-password` }, stringData: { password: 'x' } },
+    });
+    const plan = await planClusterMigration(options(source.namespace));
+    if (E.isLeft(plan)) throw new Error(plan.left.message);
+    expect(plan.right.secrets.map((s) => s.key.name)).toEqual([`${source.name}-kubeconfig`]);
+    expect(plan.right.warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^Secret ${source.namespace}/${source.name}-db-password is named like Cluster ${source.name}'s, .*: not re-owned$`,
+        ),
+      ),
+    );
+    const applied = await applyClusterMigration(options(source.namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const app = await core.readNamespacedSecret({
+      name: `${source.name}-db-password`,
+      namespace: source.namespace,
+    });
+    expect(app.metadata?.ownerReferences).toBeUndefined();
   });
 
   it('resumes after a crash at every write: no duplicates, the same end state', async () => {
