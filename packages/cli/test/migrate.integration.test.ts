@@ -179,6 +179,45 @@ describe.skipIf(noControlPlane())('capi-kit migrate against a live management cl
     },
   );
 
+  it("plan -o json|yaml shows a key-pair Secret's values by size only", async () => {
+    const namespace = await env.createNamespace('migrate-keys');
+    const keys = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'keys',
+      workers: 1,
+    });
+    const key = Buffer.from('PRIVATE-KEY-MATERIAL').toString('base64');
+    await KubernetesObjectApi.makeApiClient(env.kubeConfig).patch(
+      {
+        apiVersion: 'cluster.k8s.io/v1alpha1',
+        kind: 'Cluster',
+        metadata: { name: keys.name, namespace },
+        spec: { providerSpec: { value: { caKeyPair: { cert: Buffer.from('C').toString('base64'), key } } } },
+      } as KubernetesObject,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'application/merge-patch+json',
+    );
+    for (const format of ['json', 'yaml']) {
+      const plan = runCli(['migrate', 'plan', '-n', namespace, '-o', format], {
+        env: { KUBECONFIG: env.kubeconfigPath },
+      });
+      expect(plan.code, plan.stderr).toBe(0);
+      // Once in the Cluster's conversion stash (the providerSpec, kept for the way back: a
+      // known gap, docs/migration.md), never again as the Secret's value.
+      expect(plan.stdout.split(key)).toHaveLength(2);
+      if (format === 'json') {
+        const secret = JSON.parse(plan.stdout).objects.find((o: { name: string }) => o.name === 'keys-ca');
+        expect(secret.object.data).toEqual({
+          'tls.crt': '(4 characters, not shown)',
+          'tls.key': `(${key.length} characters, not shown)`,
+        });
+      }
+    }
+  });
+
   it('verify exits 1 listing what is missing, with nothing on stdout', async () => {
     const other = await env.createNamespace('migrate-cli');
     await seedSourceCluster(env.kubeConfig, other, { provider: 'vsphere', name: 'lab', workers: 1 });

@@ -80,7 +80,7 @@ function planData(plan: MigrationPlan) {
       generated: o.generated,
       owners: o.owners.map((l) => ({ kind: l.owner.kind, name: l.owner.name })),
       restoreStatus: o.status === undefined ? [] : Object.keys(o.status),
-      object: o.object,
+      object: o.key.kind === 'Secret' ? withoutSecretValues(o.object) : o.object,
     })),
     secrets: plan.secrets.map((s) => ({
       namespace: s.key.namespace,
@@ -89,6 +89,22 @@ function planData(plan: MigrationPlan) {
     })),
     warnings: plan.warnings,
   };
+}
+
+/**
+ * A Secret as the plan shows it: each value replaced by its size. A plan is read by people
+ * and kept in CI logs; the generated key-pair Secrets hold the clusters' private keys.
+ */
+function withoutSecretValues(secret: Record<string, unknown>): Record<string, unknown> {
+  const shown = { ...secret };
+  for (const field of ['data', 'stringData']) {
+    const values = shown[field];
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) continue;
+    shown[field] = Object.fromEntries(
+      Object.entries(values).map(([key, value]) => [key, `(${String(value).length} characters, not shown)`]),
+    );
+  }
+  return shown;
 }
 
 function planText(plan: MigrationPlan): string {
