@@ -8,3 +8,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 export function printable(text: string): string {
   return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
+
+/** `printable` for text of several lines: each line escaped, the line breaks kept. */
+export function printableLines(text: string): string {
+  return text.split('\n').map(printable).join('\n');
+}

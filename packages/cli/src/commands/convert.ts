@@ -15,7 +15,7 @@ import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIO, readInput } from '../io.js';
-import { printable } from '../text.js';
+import { printable, printableLines } from '../text.js';
 
 // Every conversion plug-in capi-kit ships, in the order they are asked.
 const plugins = [awsConversionPlugin, vsphereConversionPlugin];
@@ -61,7 +61,7 @@ Exit codes: 0 converted, 1 a document could not be read or converted, 2 usage er
 
 async function writeReport(io: CliIO, target: string, report: ConversionReport): Promise<string | undefined> {
   if (target === '-') {
-    io.stderr(formatReport(report));
+    io.stderr(printableLines(formatReport(report)));
     return undefined;
   }
   const text = target.endsWith('.json') ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report);
@@ -69,7 +69,7 @@ async function writeReport(io: CliIO, target: string, report: ConversionReport):
     await writeFile(target, text, 'utf8');
     return undefined;
   } catch (error) {
-    return `cannot write report ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+    return `cannot write report ${printable(target)}: ${printable((error as NodeJS.ErrnoException).code ?? String(error))}`;
   }
 }
 
@@ -142,12 +142,12 @@ export const convertCommand: CommandBody = {
       ...(referenceApiVersion === undefined ? {} : { referenceApiVersion }),
     });
     if (result._tag === 'Right' && result.right.report.documents.length === 0) {
-      io.stderr(`capi-kit convert: ${input.name}: no documents; nothing to convert\n`);
+      io.stderr(`capi-kit convert: ${printable(input.name)}: no documents; nothing to convert\n`);
       return ExitCode.input;
     }
     if (result._tag === 'Left') {
       for (const error of result.left)
-        io.stderr(`capi-kit convert: ${input.name}: ${formatConversionError(error)}\n`);
+        io.stderr(`capi-kit convert: ${printable(input.name)}: ${printable(formatConversionError(error))}\n`);
       const n = result.left.length;
       io.stderr(`capi-kit convert: ${n} error${n === 1 ? '' : 's'}; nothing written\n`);
       return ExitCode.input;
@@ -160,7 +160,7 @@ export const convertCommand: CommandBody = {
         return ExitCode.input;
       }
     }
-    for (const warning of report.warnings) io.stderr(`capi-kit convert: warning: ${warning}\n`);
+    for (const warning of report.warnings) io.stderr(`capi-kit convert: warning: ${printable(warning)}\n`);
     io.stdout(text);
     return ExitCode.ok;
   },

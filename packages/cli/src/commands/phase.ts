@@ -27,6 +27,7 @@ import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { readManifestInput } from '../manifest-input.js';
+import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit phase -f FILE|- [--json]
 
@@ -288,11 +289,13 @@ function pausedClustersOf(values: readonly unknown[]): Set<string> {
 function table(rows: readonly PhaseRow[]): string {
   const cells = [
     ['KIND', 'NAME', 'PHASE'],
-    ...rows.map((row) => [
-      row.kind,
-      row.namespace === '' ? row.name : `${row.namespace}/${row.name}`,
-      row.phase === '' ? 'unknown' : row.phase,
-    ]),
+    ...rows.map((row) =>
+      [
+        row.kind,
+        row.namespace === '' ? row.name : `${row.namespace}/${row.name}`,
+        row.phase === '' ? 'unknown' : row.phase,
+      ].map(printable),
+    ),
   ];
   const widths = [0, 1].map((column) => Math.max(...cells.map((line) => line[column]!.length)));
   return cells
@@ -320,14 +323,14 @@ export const phaseCommand: CommandBody = {
     );
     const errors = outcomes.flatMap((outcome) => (outcome.type === 'invalid' ? outcome.errors : []));
     if (errors.length > 0) {
-      for (const line of errors) io.stderr(`${line}\n`);
-      io.stderr(`${input.name}: ${errors.length} error(s); no phases printed\n`);
+      for (const line of errors) io.stderr(`${printable(line)}\n`);
+      io.stderr(`${printable(input.name)}: ${errors.length} error(s); no phases printed\n`);
       return ExitCode.input;
     }
     const rows: PhaseRow[] = [];
     for (const outcome of outcomes) {
       if (outcome.type === 'invalid') continue;
-      if (outcome.note !== undefined) io.stderr(`${outcome.note}\n`);
+      if (outcome.note !== undefined) io.stderr(`${printable(outcome.note)}\n`);
       if (outcome.type === 'row') rows.push(outcome.row);
     }
     if (values.json === true) {
@@ -337,7 +340,7 @@ export const phaseCommand: CommandBody = {
     } else if (rows.length > 0) {
       io.stdout(table(rows));
     }
-    if (rows.length === 0) io.stderr(`${input.name}: no Machines or Clusters\n`);
+    if (rows.length === 0) io.stderr(`${printable(input.name)}: no Machines or Clusters\n`);
     return ExitCode.ok;
   },
 };

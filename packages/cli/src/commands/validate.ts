@@ -6,6 +6,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { readManifestInput } from '../manifest-input.js';
 import { isNamespaceName, isSubdomainName } from '../names.js';
+import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit validate -f FILE|- [--strict]
 
@@ -103,17 +104,17 @@ export const validateCommand: CommandBody = {
     for (const doc of input.documents) {
       for (const verdict of checkDocument(doc, strict)) {
         checked += 1;
-        for (const line of verdict.errors) io.stdout(`${line}\n`);
+        for (const line of verdict.errors) io.stdout(`${printable(line)}\n`);
         if (verdict.errors.length > 0) invalid += 1;
         if (verdict.skipped !== undefined) {
           skipped += 1;
-          io.stderr(`${verdict.skipped}\n`);
+          io.stderr(`${printable(verdict.skipped)}\n`);
         }
       }
     }
     const valid = checked - invalid - skipped;
     io.stderr(
-      `${input.name}: ${checked} object(s): ${valid} valid, ${invalid} invalid, ${skipped} skipped\n`,
+      `${printable(input.name)}: ${checked} object(s): ${valid} valid, ${invalid} invalid, ${skipped} skipped\n`,
     );
     return invalid > 0 ? ExitCode.input : ExitCode.ok;
   },
