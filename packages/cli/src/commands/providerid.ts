@@ -84,7 +84,7 @@ function parseText(input: string, result: ParseProviderIDResult): string {
     return `valid    ${cloud}  ${printable(input)}\n         ${printable(shown)}\n         key ${printable(key)}`;
   }
   const cloud = result.left.cloud ? `${result.left.cloud}  ` : '';
-  return `invalid  ${cloud}${JSON.stringify(input)}\n         ${printable(result.left.message)}`;
+  return `invalid  ${cloud}${printable(JSON.stringify(input))}\n         ${printable(result.left.message)}`;
 }
 
 async function runParse(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {
@@ -110,7 +110,7 @@ function matchLine(node: string, machine: string, options: ParseOptions, json: b
     });
   }
   const label = { same: 'match   ', different: 'no match', unknown: 'unknown ' }[result.verdict];
-  return `${label}  ${JSON.stringify(node)}  ${JSON.stringify(machine)}\n          ${printable(result.reason)}`;
+  return `${label}  ${printable(JSON.stringify(node))}  ${printable(JSON.stringify(machine))}\n          ${printable(result.reason)}`;
 }
 
 async function runMatch(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { runMain } from './helpers/capture-io.js';
+
+// Text output quotes the IDs it was given; JSON.stringify escapes C0 but leaves DEL and C1
+// (U+009B is CSI) raw, so the quoted form also goes through printable().
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what must not appear
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+const hostile = 'nosuch://a\u009b31m\u007f\u001b[2J';
+const escaped = '"nosuch://a\\x9b31m\\x7f\\u001b[2J"';
+
+describe('providerid text output escapes control characters of the IDs it quotes', () => {
+  it('parse: an invalid ID', async () => {
+    const r = await runMain(['providerid', 'parse', hostile]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(RAW_CONTROL);
+    expect(r.stdout).toContain(`invalid  ${escaped}\n`);
+  });
+
+  it('match: both IDs, from arguments and from stdin', async () => {
+    const args = await runMain(['providerid', 'match', hostile, 'aws:///z/i-0123\u009b']);
+    expect(args.code).toBe(0);
+    expect(args.stdout).not.toMatch(RAW_CONTROL);
+    expect(args.stdout).toContain(`  ${escaped}  "aws:///z/i-0123\\x9b"\n`);
+
+    const stdin = await runMain(['providerid', 'match'], `${hostile}\taws:///z/i-0123\u007f\n`);
+    expect(stdin.code).toBe(0);
+    expect(stdin.stdout).not.toMatch(RAW_CONTROL);
+    expect(stdin.stdout).toContain(`  ${escaped}  "aws:///z/i-0123\\x7f"\n`);
+  });
+
+  it('--json keeps the input as it is (JSON-escaped)', async () => {
+    const r = await runMain(['providerid', 'parse', hostile, '--json']);
+    expect(JSON.parse(r.stdout).input).toBe(hostile);
+  });
+});
