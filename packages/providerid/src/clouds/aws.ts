@@ -37,8 +37,12 @@ function splitHost(rest: string): [host: string, path: string] {
   return slash < 0 ? [rest, ''] : [rest.slice(0, slash), rest.slice(slash)];
 }
 
+/** Space, a C0 control, DEL or a C1 control (U+0080–U+009F, e.g. U+009B, CSI). */
 function hasSpaceOrControl(token: string): boolean {
-  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) <= 0x20) return true;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c <= 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
   return false;
 }
 
