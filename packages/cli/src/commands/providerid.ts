@@ -8,7 +8,7 @@ import {
 import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import type { CliIO } from '../io.js';
+import { type CliIO, stdinLines, textLines } from '../io.js';
 import { printable } from '../text.js';
 
 const usage = `Usage: capi-kit providerid parse [ID ...] [--cloud CLOUD] [--json]
@@ -43,14 +43,6 @@ Exit codes: parse: 0 every ID valid, 1 any ID invalid. match: 0 when every pair 
 compared, whatever the verdicts; 1 when a stdin line is not NODE_ID<TAB>MACHINE_ID.
 2 usage error (unknown subcommand or cloud, wrong number of IDs).
 `;
-
-/** Lines of standard input; a trailing newline does not make an extra empty line. */
-function lines(text: string): string[] {
-  if (text === '') return [];
-  const all = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-  if (all[all.length - 1] === '') all.pop();
-  return all;
-}
 
 function checkCloud(cloud: string | undefined): void {
   if (cloud !== undefined && providerIDRegistry.grammar(cloud) === undefined) {
@@ -88,7 +80,7 @@ function parseText(input: string, result: ParseProviderIDResult): string {
 }
 
 async function runParse(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {
-  const inputs = ids.length > 0 ? ids : lines(await io.readStdin());
+  const inputs = ids.length > 0 ? ids : textLines(await io.readStdin());
   let invalid = 0;
   for (const input of inputs) {
     const result = parseProviderID(input, options);
@@ -121,12 +113,14 @@ async function runMatch(ids: readonly string[], options: ParseOptions, json: boo
   if (ids.length !== 0)
     throw new UsageError(`match takes NODE_ID MACHINE_ID, or none to read stdin (got ${ids.length})`);
   let bad = 0;
-  for (const [i, line] of lines(await io.readStdin()).entries()) {
+  let number = 0;
+  for await (const line of stdinLines(io)) {
+    number += 1;
     const fields = line.split('\t');
     if (fields.length !== 2) {
       bad++;
-      const error = `line ${i + 1}: expected NODE_ID<TAB>MACHINE_ID (found ${fields.length - 1} tabs)`;
-      if (json) io.stdout(`${JSON.stringify({ line: i + 1, input: line, error })}\n`);
+      const error = `line ${number}: expected NODE_ID<TAB>MACHINE_ID (found ${fields.length - 1} tabs)`;
+      if (json) io.stdout(`${JSON.stringify({ line: number, input: line, error })}\n`);
       io.stderr(`capi-kit providerid: ${error}\n`);
       continue;
     }

@@ -1,4 +1,4 @@
-import type { CliIO } from '../../src/io.js';
+import { type CliIO, textLines } from '../../src/io.js';
 import { main } from '../../src/main.js';
 
 /** A CliIO that records what a command writes, with `stdin` as its standard input. */
@@ -9,6 +9,9 @@ export function captureIO(stdin = '', env: Record<string, string | undefined> = 
     stdout: (t) => out.push(t),
     stderr: (t) => err.push(t),
     readStdin: async () => stdin,
+    readStdinLines: async function* () {
+      yield* textLines(stdin);
+    },
     env,
   };
   return { io, stdout: () => out.join(''), stderr: () => err.join('') };
