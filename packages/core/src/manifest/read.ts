@@ -11,6 +11,7 @@ import {
   visit,
 } from 'yaml';
 import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
+import { goYamlExplicitTags } from './explicit-tags.js';
 import { goYamlNumberTag } from './go-yaml-number.js';
 import { metadataTextProblem } from './metadata-text.js';
 
@@ -32,7 +33,7 @@ export function kubernetesYamlTags(tags: Tags): Tags {
       ? { ...tag, test: undefined }
       : tag,
   );
-  return [goYamlNumberTag, ...numbers];
+  return [goYamlNumberTag, ...goYamlExplicitTags, ...numbers];
 }
 
 const isNumberTag = (tag: string) => tag === 'tag:yaml.org,2002:int' || tag === 'tag:yaml.org,2002:float';

@@ -44,6 +44,22 @@ describe('plain scalars read as go-yaml v2 reads them', () => {
   });
 });
 
+describe('scalars with an explicit tag read as go-yaml v2 reads them', () => {
+  // (`!!int 111` was read as binary, 1; `!!int 12` refused as NaN; `!!bool abc` became "abc")
+  const { scalars: tagged } = JSON.parse(
+    readFileSync(new URL('./fixtures/go-yaml-explicit-tags.json', import.meta.url), 'utf8'),
+  ) as { scalars: Record<string, { value?: unknown; error?: string }> };
+  const cases = Object.entries(tagged);
+  it(`${cases.length} recorded scalars`, () => {
+    for (const [scalar, go] of cases) {
+      const ours = read(scalar);
+      if (go.error !== undefined) expect(ours, scalar).toHaveProperty('error');
+      else if ('error' in ours) expect(ours.error, scalar).toMatch(/2\^53|NaN or infinity/);
+      else expect(JSON.stringify(ours.value), scalar).toBe(JSON.stringify(go.value));
+    }
+  });
+});
+
 describe('near-misses of a number are strings, read in linear time', () => {
   // (`1e` and 4,000 underscores took 9 s: the number pattern tried every split of a run)
   const run = '_'.repeat(100_000);
