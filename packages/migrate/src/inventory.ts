@@ -84,7 +84,8 @@ export async function readInventory(api: ClusterApi, scope: Scope): Promise<Inve
   for (const kind of SOURCE_KINDS) {
     const items = await api.list(V1ALPHA1, kind, namespace);
     items.sort((a, b) => label(a).localeCompare(label(b)));
-    objects.push(...items);
+    // (not `push(...items)`: spreading 100,000s of arguments overflows the stack)
+    for (const item of items) objects.push(item);
   }
   const clusters = objects.filter((o) => o.kind === 'Cluster');
   const secrets: { secret: JsonObject; cluster: string }[] = [];

@@ -169,3 +169,17 @@ describe('per-kind codecs and guards', () => {
     expect(v1alpha1.MachineSetSpecCodec.is({ selector: {}, x: 1 })).toBe(true);
   });
 });
+
+describe('an object with a very large number of errors', () => {
+  it('reports each of them (collecting them with push(...errors) overflowed the stack past ~120,000)', () => {
+    const count = 200_000;
+    const labels = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+    const taints = Array.from({ length: count }, () => ({ effect: 7 }));
+    const object = {
+      ...machineV1,
+      metadata: { ...machineV1.metadata, labels },
+      spec: { ...machineV1.spec, taints },
+    };
+    expect(errorsOf(object).length).toBeGreaterThanOrEqual(2 * count);
+  });
+});

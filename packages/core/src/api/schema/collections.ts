@@ -66,7 +66,7 @@ export class ArrayOf<A> extends t.Type<A[], A[], unknown> implements HasStrictFo
         for (let i = 0; i < u.length; i++) {
           const value: unknown = u[i];
           const result = item.validate(value, t.appendContext(c, String(i), item, value));
-          if (result._tag === 'Left') errors.push(...result.left);
+          if (result._tag === 'Left') for (const e of result.left) errors.push(e);
         }
         if (errors.length === 0 && listMapKeys !== undefined) {
           const duplicate = firstDuplicate(u, listMapKeys);
@@ -123,7 +123,7 @@ export class MapOf<A> extends t.Type<Record<string, A>, Record<string, A>, unkno
         for (const key in u) {
           const entry = u[key];
           const result = value.validate(entry, t.appendContext(c, key, value, entry));
-          if (result._tag === 'Left') errors.push(...result.left);
+          if (result._tag === 'Left') for (const e of result.left) errors.push(e);
         }
         return errors.length === 0 ? t.success(u as Record<string, A>) : t.failures(errors);
       },

@@ -100,14 +100,14 @@ export class StructType<A> extends t.Type<A, A, unknown> implements HasStrictFor
             continue;
           }
           const result = codec.validate(value, t.appendContext(c, key, codec, value));
-          if (result._tag === 'Left') errors.push(...result.left);
+          if (result._tag === 'Left') for (const e of result.left) errors.push(e);
         }
         for (const key in optional) {
           const value = u[key];
           if (value === undefined) continue;
           const codec = optional[key]!;
           const result = codec.validate(value, t.appendContext(c, key, codec, value));
-          if (result._tag === 'Left') errors.push(...result.left);
+          if (result._tag === 'Left') for (const e of result.left) errors.push(e);
         }
         if (isStrict) {
           for (const key in u) {
