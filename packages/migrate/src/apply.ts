@@ -3,15 +3,7 @@ import type { ClusterApi } from './cluster-api.js';
 import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
 import { MigrateFailure, type Problem } from './errors.js';
 import { readLive } from './live.js';
-import {
-  annotationsOf,
-  firstDifference,
-  identity,
-  labelOf,
-  metadataOf,
-  type ObjectKey,
-  uidOf,
-} from './object.js';
+import { annotationsOf, identity, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
 import {
   type MigrationPlan,
   type MigrationTarget,
@@ -283,20 +275,21 @@ async function migrateObject(
     uid = uidOf(created ?? {}) ?? '';
   } else {
     uid = uidOf(live) ?? '';
-    const desired = desiredReferences(planned, uidOfOwner);
-    if (
-      JSON.stringify(normalized(metadataOf(live).ownerReferences)) !== JSON.stringify(normalized(desired))
-    ) {
+    const merged = mergedReferences(metadataOf(live).ownerReferences, desiredReferences(planned, uidOfOwner));
+    if (merged !== undefined) {
       await api.patch(
         planned.key,
-        { metadata: { ownerReferences: desired, resourceVersion: metadataOf(live).resourceVersion ?? null } },
+        { metadata: { ownerReferences: merged, resourceVersion: metadataOf(live).resourceVersion ?? null } },
         dryRun,
       );
       reowned = true;
     }
   }
+  // Status is restored only onto a target that has none yet: the one just created, or one
+  // left by a crash between its create and its status write. Once a status is there, a
+  // controller may have moved it on; the v1alpha1 status is older and must not overwrite it.
   let restoredStatus = false;
-  if (planned.status !== undefined && firstDifference(planned.status, live?.status) !== undefined) {
+  if (planned.status !== undefined && !hasStatus(live)) {
     // A dry-run create persists nothing, so there is no status subresource to write to.
     if (!(dryRun && live === undefined)) await api.patchStatus(planned.key, planned.status, dryRun);
     restoredStatus = true;
@@ -336,10 +329,24 @@ async function reownSecret(
   return 'reowned';
 }
 
-/** ownerReferences as compared: the fields a migration sets, in a fixed order. */
-function normalized(references: unknown): unknown[] {
-  if (!Array.isArray(references)) return [];
-  return references
-    .filter(isObject)
-    .map((r) => [r.apiVersion, r.kind, r.name, r.uid, r.controller, r.blockOwnerDeletion]);
+function hasStatus(live: JsonObject | undefined): boolean {
+  return live !== undefined && isObject(live.status) && Object.keys(live.status).length > 0;
+}
+
+/** An ownerReference's owner: what a UID is of. */
+const ownerOf = (r: JsonObject) => `${String(r.apiVersion)}|${String(r.kind)}|${String(r.name)}`;
+
+/**
+ * The live ownerReferences with ours merged in by UID, or undefined when nothing is missing.
+ * Every reference someone else added is kept; one of ours is replaced only when it names
+ * the same owner with another UID (a reference an interrupted run left pointing at a
+ * source's UID, or at an owner that was created again).
+ */
+function mergedReferences(live: unknown, desired: readonly JsonObject[]): JsonObject[] | undefined {
+  const current = Array.isArray(live) ? live.filter(isObject) : [];
+  const uids = new Set(current.map((r) => r.uid));
+  const missing = desired.filter((r) => !uids.has(r.uid));
+  if (missing.length === 0) return undefined;
+  const replaced = new Set(missing.map(ownerOf));
+  return [...current.filter((r) => !replaced.has(ownerOf(r))), ...missing];
 }

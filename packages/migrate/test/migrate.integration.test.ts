@@ -3,10 +3,13 @@ import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import { vsphereConversionPlugin } from '@capi-kit/providers-vsphere';
 import {
   CoreV1Api,
+  CustomObjectsApi,
   type KubeConfig,
   type KubernetesObject,
   KubernetesObjectApi,
+  PatchStrategy,
   RbacAuthorizationV1Api,
+  setHeaderOptions,
 } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -458,6 +461,62 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     }
     // One fresh cluster and two applies per write: minutes on a loaded 2-core machine.
   }, 900_000);
+
+  it('a re-run of apply keeps the status and the ownerReferences that changed on the target since', async () => {
+    // (a re-run wrote the v1alpha1 status over the one a v0.2 controller had moved on, and
+    // replaced ownerReferences wholesale, dropping one another controller had added)
+    const source = await newNamespaceWith('aws', 'moved-on', 1);
+    const applied = await applyClusterMigration(options(source.namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const custom = env.kubeConfig.makeApiClient(CustomObjectsApi);
+    const worker = { group: 'cluster.x-k8s.io', version: 'v1alpha2', namespace: source.namespace };
+    await custom.patchNamespacedCustomObjectStatus(
+      {
+        ...worker,
+        plural: 'machines',
+        name: source.workers[0]!,
+        body: { status: { phase: 'provisioned', addresses: [{ type: 'InternalIP', address: '10.9.9.9' }] } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const map = await core.createNamespacedConfigMap({
+      namespace: source.namespace,
+      body: { metadata: { name: 'someone-else' } },
+    });
+    const other = { apiVersion: 'v1', kind: 'ConfigMap', name: 'someone-else', uid: map.metadata!.uid! };
+    const machineSetName = `${source.name}-workers-5d8f`;
+    const machineSet = (await custom.getNamespacedCustomObject({
+      ...worker,
+      plural: 'machinesets',
+      name: machineSetName,
+    })) as Obj;
+    const references = [...(machineSet.metadata.ownerReferences as object[]), other];
+    await custom.patchNamespacedCustomObject(
+      {
+        ...worker,
+        plural: 'machinesets',
+        name: machineSetName,
+        body: { metadata: { ownerReferences: references } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const before = await snapshot(source.namespace);
+
+    const again = await applyClusterMigration(options(source.namespace));
+    if (E.isLeft(again)) throw new Error(JSON.stringify(again.left));
+    expect(again.right.restoredStatus).toEqual([]);
+    expect(again.right.reowned).toEqual([]);
+    const after = await snapshot(source.namespace);
+    expect(after.get(`${V1ALPHA2}/Machine/${source.workers[0]}`)?.status).toMatchObject({
+      phase: 'provisioned',
+      addresses: [{ type: 'InternalIP', address: '10.9.9.9' }],
+    });
+    expect(after.get(`${V1ALPHA2}/MachineSet/${machineSetName}`)?.metadata.ownerReferences).toEqual(
+      references,
+    );
+    expect(after).toEqual(before);
+  });
 
   it('refuses to overwrite a v1alpha2 object of the same name that it did not create', async () => {
     const source = await newNamespaceWith('aws', 'taken', 1);
