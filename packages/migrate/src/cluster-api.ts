@@ -24,9 +24,9 @@ export interface Write {
 
 /**
  * Called after every successful write that persists (not after dry runs). Tests inject crashes with it:
- * throwing here stops the migration as a crash at that point would.
+ * throwing (or rejecting: a returned promise is awaited) stops the migration as a crash at that point would.
  */
-export type WriteHook = (write: Write) => void;
+export type WriteHook = (write: Write) => unknown;
 
 const PAGE_SIZE = 500;
 /** 429 Too Many Requests (priority and fairness, or a CRD's storage being set up): retried after its Retry-After, this often. */
@@ -202,7 +202,7 @@ export class ClusterApi {
       () => this.#objects.create(object as KubernetesObject, undefined, dryRun ? 'All' : undefined),
       key,
     );
-    if (!dryRun) this.#wrote('create', key);
+    if (!dryRun) await this.#wrote('create', key);
     return plain(created);
   }
 
@@ -222,7 +222,7 @@ export class ClusterApi {
         ),
       key,
     );
-    if (!dryRun) this.#wrote('patch', key);
+    if (!dryRun) await this.#wrote('patch', key);
     return plain(patched);
   }
 
@@ -256,22 +256,25 @@ export class ClusterApi {
         ),
       key,
     );
-    if (!dryRun) this.#wrote('patch status', key);
+    if (!dryRun) await this.#wrote('patch status', key);
   }
 
-  /** Deletes the object only if it is still the one with `uid` (a precondition). */
-  async delete(key: ObjectKey, uid: string): Promise<void> {
+  /**
+   * Deletes the object only if it is still the one with `uid`, unchanged since
+   * `resourceVersion` (preconditions: a 409 otherwise). Gone already is not an error.
+   */
+  async delete(key: ObjectKey, uid: string, resourceVersion: string): Promise<void> {
     try {
       await withRetries(() =>
         this.#objects.delete(header(key), undefined, undefined, undefined, undefined, undefined, {
-          preconditions: { uid },
+          preconditions: { uid, resourceVersion },
         }),
       );
     } catch (error) {
       if (error instanceof ApiException && error.code === 404) return;
       throw this.#failure(error, 'delete', await this.#resourceName(key.apiVersion, key.kind), key);
     }
-    this.#wrote('delete', key);
+    await this.#wrote('delete', key);
   }
 
   /** Whether the current user may `verb` the resource (a SelfSubjectAccessReview). */
@@ -339,10 +342,10 @@ export class ClusterApi {
     });
   }
 
-  #wrote(verb: Write['verb'], object: ObjectKey): void {
+  async #wrote(verb: Write['verb'], object: ObjectKey): Promise<void> {
     this.#writes += 1;
     try {
-      this.afterWrite?.({ verb, object, count: this.#writes });
+      await this.afterWrite?.({ verb, object, count: this.#writes });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new MigrateFailure({

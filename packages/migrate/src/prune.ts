@@ -7,6 +7,8 @@ export interface PruneSummary {
   /** v1alpha1 objects whose finalizers were cleared before their deletion. */
   readonly finalizersCleared: readonly string[];
   readonly deleted: readonly string[];
+  /** v1alpha1 objects edited after verify read them: not deleted (run verify and prune again). */
+  readonly changedSinceVerify: readonly string[];
   readonly warnings: readonly string[];
 }
 
@@ -55,7 +57,8 @@ export async function runningControllers(api: ClusterApi): Promise<string[]> {
 /**
  * Deletes the migrated v1alpha1 objects: first their finalizers are cleared (so a v0.1
  * controller that is still running cannot turn the deletion into deleting real machines),
- * then each is deleted with a UID precondition. Secrets and v1alpha2 objects are not touched.
+ * then each is deleted with UID and resourceVersion preconditions (an object edited since
+ * verify read it is reported in `changedSinceVerify`, not deleted). Secrets and v1alpha2 objects are not touched.
  * The caller runs `verify` first.
  */
 export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Promise<PruneSummary> {
@@ -65,6 +68,11 @@ export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Pr
   );
   const finalizersCleared: string[] = [];
   const deleted: string[] = [];
+  const changedSinceVerify: string[] = [];
+  const changed = (label: string) => {
+    changedSinceVerify.push(label);
+    warnings.push(`${label} changed since verify read it: not deleted; run verify, then prune again`);
+  };
   for (const source of ordered) {
     const key = keyOf(source);
     const label = labelOf(key);
@@ -78,17 +86,36 @@ export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Pr
         differences: [{ object: label, message: 'UID changed' }],
       });
     }
-    const finalizers = metadataOf(live).finalizers;
-    if (Array.isArray(finalizers) && finalizers.length > 0) {
-      await api.patch(
-        key,
-        { metadata: { finalizers: null, resourceVersion: metadataOf(live).resourceVersion ?? null } },
-        false,
-      );
-      finalizersCleared.push(label);
+    // Verify judged the object as the plan read it: an edit since (a v1alpha1 spec changed
+    // after verify) is not what was verified, and deleting it would lose the edit.
+    let resourceVersion = String(metadataOf(live).resourceVersion ?? '');
+    if (resourceVersion !== String(metadataOf(source).resourceVersion ?? '')) {
+      changed(label);
+      continue;
     }
-    await api.delete(key, uid ?? '');
+    try {
+      const finalizers = metadataOf(live).finalizers;
+      if (Array.isArray(finalizers) && finalizers.length > 0) {
+        const patched = await api.patch(
+          key,
+          { metadata: { finalizers: null, resourceVersion: resourceVersion } },
+          false,
+        );
+        finalizersCleared.push(label);
+        resourceVersion = String(metadataOf(patched).resourceVersion ?? '');
+      }
+      // Default propagation (background). Whether orphan would be safer for dependents is not
+      // decided here: envtest has no garbage collector to test it against.
+      await api.delete(key, uid ?? '', resourceVersion);
+    } catch (error) {
+      // 409: the resourceVersion precondition failed, edited between the read and the write.
+      if (error instanceof MigrateFailure && error.error.code === 'api' && error.error.status === 409) {
+        changed(label);
+        continue;
+      }
+      throw error;
+    }
     deleted.push(label);
   }
-  return { finalizersCleared, deleted, warnings };
+  return { finalizersCleared, deleted, changedSinceVerify, warnings };
 }

@@ -518,6 +518,52 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     expect(after).toEqual(before);
   });
 
+  it('prune does not delete a v1alpha1 object edited after verify read it, and reports it', async () => {
+    // (the delete's precondition was the UID only: an edit made after verify was deleted with it)
+    const source = await newNamespaceWith('aws', 'edited', 1);
+    const applied = await applyClusterMigration(options(source.namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    const cluster = {
+      apiVersion: V1ALPHA1,
+      kind: 'Cluster',
+      metadata: { name: source.name, namespace: source.namespace },
+    };
+    let edited = false;
+    const pruned = await pruneClusterMigration(
+      options(source.namespace, {
+        // After prune's first write, verify is past: someone edits the v1alpha1 Cluster.
+        afterWrite: async () => {
+          if (edited) return;
+          edited = true;
+          await client.patch(
+            {
+              ...cluster,
+              metadata: { ...cluster.metadata, labels: { edited: 'after-verify' } },
+            } as KubernetesObject,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            'application/merge-patch+json',
+          );
+        },
+      }),
+    );
+    if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
+    const label = `Cluster ${source.namespace}/${source.name}`;
+    expect(pruned.right.changedSinceVerify).toEqual([label]);
+    expect(pruned.right.deleted).not.toContain(label);
+    expect(pruned.right.warnings).toContainEqual(expect.stringContaining(`${label} changed since verify`));
+    const after = await snapshot(source.namespace);
+    expect([...after.keys()].filter((k) => k.startsWith(V1ALPHA1))).toEqual([
+      `${V1ALPHA1}/Cluster/${source.name}`,
+    ]);
+    expect(after.get(`${V1ALPHA1}/Cluster/${source.name}`)?.metadata.labels).toEqual({
+      edited: 'after-verify',
+    });
+  });
+
   it('refuses to overwrite a v1alpha2 object of the same name that it did not create', async () => {
     const source = await newNamespaceWith('aws', 'taken', 1);
     const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
