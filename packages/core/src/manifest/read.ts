@@ -224,7 +224,9 @@ export function readManifest(text: string): E.Either<ManifestError[], ManifestDo
     ]);
   }
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { ...yamlParseOptions, lineCounter, prettyErrors: true });
+  // (not `prettyErrors`: it copies the whole line into every error, which is quadratic on
+  // one long line of many errors; the position comes from the line counter instead)
+  const parsed = parseAllDocuments(text, { ...yamlParseOptions, lineCounter, prettyErrors: false });
   const docs = Array.isArray(parsed) ? parsed : [];
   const errors: ManifestError[] = [];
   const documents: ManifestDocument[] = [];
@@ -255,7 +257,7 @@ export function readManifest(text: string): E.Either<ManifestError[], ManifestDo
       continue;
     }
     for (const error of doc.errors) {
-      const pos = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
+      const pos = lineCounter.linePos(error.pos[0]);
       errors.push({
         code: 'yaml-syntax',
         index,

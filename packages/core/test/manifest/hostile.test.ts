@@ -40,6 +40,22 @@ describe('readManifest on hostile input', () => {
     ]);
   });
 
+  it('reports 200,000 syntax errors on one line each at its own column, in linear time', () => {
+    // With the yaml package's prettyErrors every error copied the whole line (quadratic: 20,000
+    // took 0.9 s, 200,000 over a minute); this fails by vitest's timeout if that comes back.
+    const n = 200_000;
+    const found = errors(`q: ${Array(n).fill('"a"').join(' ')}\n`);
+    expect(found).toHaveLength(n - 1);
+    expect(found.every((e, i) => e.line === 1 && e.column === 8 + 4 * i)).toBe(true);
+    expect(found[0]).toEqual({
+      code: 'yaml-syntax',
+      index: 0,
+      line: 1,
+      column: 8,
+      message: 'Unexpected double-quoted-scalar at node end',
+    });
+  });
+
   it('refuses deep JSON nesting (past the parser’s own stack) with one clear error', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expect(errors(deep)).toEqual([
