@@ -1,7 +1,7 @@
-import { isObject, type JsonObject } from '@capi-kit/conversion';
+import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import { MigrateFailure } from './errors.js';
-import { keyOf, labelOf, metadataOf, uidOf } from './object.js';
+import { identity, keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
 
 export interface PruneSummary {
   /** v1alpha1 objects whose finalizers were cleared before their deletion. */
@@ -9,6 +9,8 @@ export interface PruneSummary {
   readonly deleted: readonly string[];
   /** v1alpha1 objects edited after verify read them: not deleted (run verify and prune again). */
   readonly changedSinceVerify: readonly string[];
+  /** MachineClasses still referred to by v1alpha1 objects that stay: not deleted. */
+  readonly keptInUse: readonly string[];
   readonly warnings: readonly string[];
 }
 
@@ -69,13 +71,28 @@ export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Pr
   const finalizersCleared: string[] = [];
   const deleted: string[] = [];
   const changedSinceVerify: string[] = [];
+  const keptInUse: string[] = [];
   const changed = (label: string) => {
     changedSinceVerify.push(label);
     warnings.push(`${label} changed since verify read it: not deleted; run verify, then prune again`);
   };
+  let inUse: Set<string> | undefined;
   for (const source of ordered) {
     const key = keyOf(source);
     const label = labelOf(key);
+    if (key.kind === 'MachineClass') {
+      // Read once, after the migrated Machines, MachineSets and MachineDeployments are gone:
+      // what still refers to a MachineClass then stays (another namespace, an object not
+      // deleted), and would no longer convert without it.
+      inUse ??= await machineClassesInUse(api, warnings);
+      if (inUse.has('*') || inUse.has(identity(key))) {
+        keptInUse.push(label);
+        warnings.push(
+          `${label} is still referred to by v1alpha1 objects that stay${inUse.has('*') ? ' (or could not be checked)' : ''}: not deleted`,
+        );
+        continue;
+      }
+    }
     const live = await api.get(key);
     if (live === undefined) continue;
     const uid = uidOf(live);
@@ -117,5 +134,49 @@ export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Pr
     }
     deleted.push(label);
   }
-  return { finalizersCleared, deleted, changedSinceVerify, warnings };
+  return { finalizersCleared, deleted, changedSinceVerify, keptInUse, warnings };
+}
+
+/** The MachineClass a `providerSpec` takes its value from, if any. */
+function machineClassOf(providerSpec: unknown, namespace: string | undefined): ObjectKey | undefined {
+  if (!isObject(providerSpec) || !isObject(providerSpec.valueFrom)) return undefined;
+  const ref = providerSpec.valueFrom.machineClass;
+  if (!isObject(ref) || typeof ref.name !== 'string') return undefined;
+  const ns = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : namespace;
+  return {
+    apiVersion: V1ALPHA1,
+    kind: 'MachineClass',
+    name: ref.name,
+    ...(ns === undefined ? {} : { namespace: ns }),
+  };
+}
+
+/**
+ * The identities of the MachineClasses that live v1alpha1 Machines, MachineSets and
+ * MachineDeployments refer to, in every namespace. When they cannot be read (RBAC), `*`:
+ * every MachineClass counts as in use, and the warning says why.
+ */
+async function machineClassesInUse(api: ClusterApi, warnings: string[]): Promise<Set<string>> {
+  const inUse = new Set<string>();
+  for (const kind of ['Machine', 'MachineSet', 'MachineDeployment']) {
+    let items: JsonObject[];
+    try {
+      items = await api.list(V1ALPHA1, kind);
+    } catch (error) {
+      warnings.push(
+        `could not check which MachineClasses are still in use (${kind}s in every namespace): ${error instanceof Error ? error.message : String(error)}; no MachineClass is deleted`,
+      );
+      return new Set(['*']);
+    }
+    for (const item of items) {
+      const spec = isObject(item.spec) ? item.spec : {};
+      const template = isObject(spec.template) && isObject(spec.template.spec) ? spec.template.spec : {};
+      const namespace = keyOf(item).namespace;
+      for (const providerSpec of [spec.providerSpec, template.providerSpec]) {
+        const machineClass = machineClassOf(providerSpec, namespace);
+        if (machineClass !== undefined) inUse.add(identity(machineClass));
+      }
+    }
+  }
+  return inUse;
 }

@@ -564,6 +564,51 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     });
   });
 
+  it('prune keeps a MachineClass that a v1alpha1 MachineSet in another namespace still uses, and says so', async () => {
+    // (prune deleted every MachineClass of the namespace, though objects elsewhere still used it)
+    const source = await newNamespaceWith('aws', 'classes', 1);
+    const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    const create = (object: Record<string, unknown>) => client.create(object as KubernetesObject);
+    const shared = `${source.name}-shared-class`;
+    const unused = `${source.name}-unused-class`;
+    for (const name of [shared, unused]) {
+      await create({
+        apiVersion: V1ALPHA1,
+        kind: 'MachineClass',
+        metadata: { name, namespace: source.namespace },
+        providerSpec: { instanceType: 't3.large' },
+      });
+    }
+    const elsewhere = await env.createNamespace('migrate-elsewhere');
+    const selector = { set: 'elsewhere' };
+    await create({
+      apiVersion: V1ALPHA1,
+      kind: 'MachineSet',
+      metadata: { name: 'elsewhere-workers', namespace: elsewhere },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: selector },
+        template: {
+          metadata: { labels: selector },
+          spec: {
+            versions: { kubelet: 'v1.14.4' },
+            providerSpec: { valueFrom: { machineClass: { name: shared, namespace: source.namespace } } },
+          },
+        },
+      },
+    });
+    const applied = await applyClusterMigration(options(source.namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const pruned = await pruneClusterMigration(options(source.namespace));
+    if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
+    const label = `MachineClass ${source.namespace}/${shared}`;
+    expect(pruned.right.keptInUse).toEqual([label]);
+    expect(pruned.right.deleted).toContain(`MachineClass ${source.namespace}/${unused}`);
+    expect(pruned.right.warnings).toContainEqual(expect.stringContaining(`${label} is still referred to`));
+    const left = await list(env.kubeConfig, V1ALPHA1, 'MachineClass', source.namespace);
+    expect(left.map((o) => o.metadata.name)).toEqual([shared]);
+  });
+
   it('refuses to overwrite a v1alpha2 object of the same name that it did not create', async () => {
     const source = await newNamespaceWith('aws', 'taken', 1);
     const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
