@@ -19,13 +19,26 @@ export type ManifestFormat = 'yaml' | 'json';
 const AMBIGUOUS_PLAIN =
   /^(?:<<|=|0o[0-7_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{2}:\d{2}(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d{1,2}(?::\d{2})?))?)?)$/;
 
-/** Characters go-yaml reads as line breaks: left raw in a plain scalar, kubectl cannot parse the file. */
-const LINE_BREAKS = /[\u0085\u2028\u2029]/;
+/**
+ * Characters go-yaml must not meet raw: NEL, LS and PS it reads as line breaks (a string
+ * changes); DEL, the C1 controls and U+FFFE/U+FFFF it refuses ("control characters are not
+ * allowed"). `JSON.stringify` escapes none of them, so they are escaped here.
+ */
+const RAW_UNSAFE = /[\u007f-\u009f\u2028\u2029\ufffe\uffff]/;
+const RAW_UNSAFE_ALL = new RegExp(RAW_UNSAFE.source, 'g');
+
+/**
+ * A multi-line string whose first non-blank line starts with a tab: the `yaml` package writes
+ * it as a block scalar without an indentation indicator, and go-yaml refuses that block
+ * ("found a tab character where an indentation space is expected"). Later tab-led lines are fine.
+ */
+const TAB_LED_BLOCK = /^(?: *\n)*\t/;
 
 function mustQuote(value: string): boolean {
   return (
     AMBIGUOUS_PLAIN.test(value) ||
-    LINE_BREAKS.test(value) ||
+    RAW_UNSAFE.test(value) ||
+    (value.includes('\n') && TAB_LED_BLOCK.test(value)) ||
     // (go-yaml's numbers: `0X1F`, `-0o17` or `-1_0.5e1_0` went out plain and came back as numbers)
     GO_YAML_NUMBER.test(value)
   );
@@ -36,10 +49,10 @@ const quotedMergeKeyString: ScalarTag = {
   default: true,
   tag: 'tag:yaml.org,2002:str',
   resolve: (source) => source,
-  // JSON escapes every other control character; these three it leaves as they are.
+  // JSON escapes every C0 control; the characters of RAW_UNSAFE it leaves as they are.
   stringify: (item) =>
     JSON.stringify(String(item.value)).replace(
-      /[\u0085\u2028\u2029]/g,
+      RAW_UNSAFE_ALL,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
     ),
 };

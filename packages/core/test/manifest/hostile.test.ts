@@ -180,6 +180,38 @@ describe('writeManifest quotes strings another YAML reader would take for someth
     },
   );
 
+  // go-yaml (kubectl) refuses DEL, the C1 controls and U+FFFE/U+FFFF raw anywhere in a file
+  // ("control characters are not allowed"), quoted or not; checked with sigs.k8s.io/yaml v1.6.0.
+  const refusedRaw = [0x7f, ...Array.from({ length: 0x20 }, (_, i) => 0x80 + i), 0xfffe, 0xffff].map((code) =>
+    String.fromCharCode(code),
+  );
+  it.each(refusedRaw.flatMap((c) => [c, `a${c}b`, `line\n${c}`]))(
+    '%j, with a character go-yaml refuses raw, is written escaped in double quotes',
+    (text) => {
+      const out = writeManifest([{ key: text }], 'yaml');
+      expect(out).not.toMatch(/[\u007f-\u009f\ufffe\uffff]/);
+      expect(out).toMatch(/^key: ".*"\n$/);
+      expect(values(out)).toEqual([{ key: text }]);
+    },
+  );
+
+  // A block scalar whose first line starts with a tab is refused by go-yaml ("found a tab
+  // character where an indentation space is expected"); a later tab-led line is fine.
+  it.each(['\ta\nb\n', '\n\ta', '  \n\tx\ny', '\t\t\n'])(
+    '%j, whose first line starts with a tab, is written double-quoted, not as a block',
+    (text) => {
+      const out = writeManifest([{ key: text }], 'yaml');
+      expect(out).toMatch(/^key: ".*"\n$/);
+      expect(values(out)).toEqual([{ key: text }]);
+    },
+  );
+
+  it('a multi-line string with a later tab-led line stays a block scalar', () => {
+    const out = writeManifest([{ key: 'all:\n\tmake\n' }], 'yaml');
+    expect(out).toBe('key: |\n  all:\n  \tmake\n');
+    expect(values(out)).toEqual([{ key: 'all:\n\tmake\n' }]);
+  });
+
   it('-o json and -o yaml agree on what they hold', () => {
     const value = { a: ['0o17', '1:20', 9007199254740991, 1.5, true, null], b: { '2019-01-01': 'x' } };
     expect(values(writeManifest([value], 'yaml'))).toEqual(values(writeManifest([value], 'json')));
