@@ -119,7 +119,7 @@ export function verifyClusterMigration(
   return step(async () => {
     const api = new ClusterApi(options.kubeConfig, undefined, options.pageSize);
     const plan = await readPlan(api, options);
-    return E.isLeft(plan) ? plan : E.right(await verify(api, plan.right));
+    return E.isLeft(plan) ? plan : E.right(await verify(api, plan.right, options.scope));
   });
 }
 
@@ -134,7 +134,7 @@ export function pruneClusterMigration(
     const api = new ClusterApi(options.kubeConfig, options.afterWrite, options.pageSize);
     const plan = await readPlan(api, options);
     if (E.isLeft(plan)) return plan;
-    const result = await verify(api, plan.right);
+    const result = await verify(api, plan.right, options.scope);
     if (result.differences.length > 0) {
       return E.left({
         code: 'verification',

@@ -29,7 +29,8 @@ export interface Inventory {
   readonly lookalikes?: readonly { readonly secret: JsonObject; readonly cluster: string }[];
 }
 
-function namespaceOf(scope: Scope): string | undefined {
+/** The namespace of a one-namespace scope; undefined for every namespace. */
+export function namespaceOf(scope: Scope): string | undefined {
   return 'namespace' in scope ? scope.namespace : undefined;
 }
 

@@ -33,7 +33,7 @@ export function isMigrationTarget(value: unknown): value is MigrationTarget {
 }
 
 /** Cluster API kinds that v1alpha2 keeps, in creation order: owners first. */
-const CREATION_ORDER = ['Cluster', 'MachineDeployment', 'MachineSet', 'Machine'] as const;
+export const CREATION_ORDER = ['Cluster', 'MachineDeployment', 'MachineSet', 'Machine'] as const;
 /** The API groups of Cluster API v0.1 and of every later version. */
 const CAPI_GROUPS = new Set(['cluster.k8s.io', 'cluster.x-k8s.io']);
 /** Kinds whose objects own what a provider plug-in generated for them (InfraMachine, BootstrapConfig, InfraCluster, key-pair Secrets). */
@@ -157,7 +157,7 @@ export function planMigration(
   return E.right({ to, objects, secrets, sources: inventory.objects, warnings });
 }
 
-function isBeingDeleted(object: JsonObject): boolean {
+export function isBeingDeleted(object: JsonObject): boolean {
   const at = metadataOf(object).deletionTimestamp;
   return typeof at === 'string' && at !== '';
 }

@@ -1,17 +1,25 @@
 import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import type { Problem } from './errors.js';
-import { readLive } from './live.js';
+import { namespaceOf, type Scope } from './inventory.js';
+import { listKinds } from './live.js';
 import {
   annotationsOf,
   firstDifference,
   identity,
+  keyOf,
   labelOf,
   metadataOf,
   type ObjectKey,
   uidOf,
 } from './object.js';
-import { type MigrationPlan, SOURCE_UID_ANNOTATION } from './plan.js';
+import {
+  CREATION_ORDER,
+  isBeingDeleted,
+  type MigrationPlan,
+  type MigrationTarget,
+  SOURCE_UID_ANNOTATION,
+} from './plan.js';
 
 export interface VerifyResult {
   /** Objects checked: the planned v1alpha2 objects and the Secrets to re-own. */
@@ -40,16 +48,63 @@ function at(object: JsonObject, path: string): unknown {
   return value;
 }
 
+const isCapiKind = (kind: unknown) => (CREATION_ORDER as readonly unknown[]).includes(kind);
+
+/**
+ * The v1alpha1 object an object `apply` created came from, as far as it says: a Cluster
+ * API object has its source's kind and name; a generated one is owned by the Cluster or
+ * Machine it was generated for. Templates say nothing (undefined).
+ */
+function sourceNamed(object: JsonObject, to: MigrationTarget): ObjectKey | undefined {
+  const key = keyOf(object);
+  if (key.apiVersion === to && isCapiKind(key.kind)) return key;
+  const references = metadataOf(object).ownerReferences;
+  const owner = (Array.isArray(references) ? references.filter(isObject) : []).find(
+    (r) => r.apiVersion === to && isCapiKind(r.kind),
+  );
+  return owner === undefined ? undefined : { ...key, kind: String(owner.kind), name: String(owner.name) };
+}
+
+/**
+ * Why an object `apply` created (it has the source-UID annotation) is not in the plan: its
+ * v1alpha1 source was deleted since, is being deleted, or no longer converts to it.
+ */
+function orphanedBecause(object: JsonObject, uid: string, plan: MigrationPlan): string {
+  const source = plan.sources.find((s) => uidOf(s) === uid);
+  if (source !== undefined) {
+    const label = labelOf(keyOf(source));
+    return isBeingDeleted(source)
+      ? `its v1alpha1 source ${label} is being deleted`
+      : `its v1alpha1 source ${label} no longer converts to it`;
+  }
+  const named = sourceNamed(object, plan.to);
+  return `its v1alpha1 source ${named === undefined ? `(UID ${uid})` : labelOf(named)} no longer exists`;
+}
+
 /**
  * Whether every v1alpha1 object has its v1alpha2 counterpart (ours, with the content and
  * labels the conversion gives — fields the server or a controller added are not differences), every
- * ownerReference points at a live UID (none still at the v1alpha1 objects), and every
- * Cluster's Secrets are owned by the new Cluster.
+ * ownerReference points at a live UID (none still at the v1alpha1 objects), every
+ * Cluster's Secrets are owned by the new Cluster, and no object an earlier `apply` created
+ * (the source-UID annotation) is left in scope without its source in the plan. Objects
+ * without the annotation are the user's and are not judged.
  */
-export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<VerifyResult> {
+export async function verify(api: ClusterApi, plan: MigrationPlan, scope: Scope): Promise<VerifyResult> {
   const differences: Problem[] = [];
   const live = new Map<string, JsonObject>();
-  const fetched = await readLive(api, [...plan.objects.map((p) => p.key), ...plan.secrets.map((s) => s.key)]);
+  const keys = [...plan.objects.map((p) => p.key), ...plan.secrets.map((s) => s.key)];
+  const namespace = namespaceOf(scope);
+  const inScope = namespace === undefined ? {} : { namespace };
+  // Every object of the kinds the migration creates, in scope: the planned ones and any an
+  // earlier apply created that the plan no longer has. Secrets (core) only where the plan has
+  // some, as the inventory reads them.
+  const listed = await listKinds(api, [
+    ...CREATION_ORDER.map((kind) => ({ apiVersion: plan.to, kind, ...inScope })),
+    ...keys.map((key) =>
+      key.apiVersion.includes('/') ? { apiVersion: key.apiVersion, kind: key.kind, ...inScope } : key,
+    ),
+  ]);
+  const fetched = new Map(listed.map((object) => [identity(keyOf(object)), object]));
   for (const planned of plan.objects) {
     const object = fetched.get(identity(planned.key));
     const label = labelOf(planned.key);
@@ -134,5 +189,17 @@ export async function verify(api: ClusterApi, plan: MigrationPlan): Promise<Veri
       Array.isArray(references) && references.some((r) => isObject(r) && uid !== undefined && r.uid === uid);
     if (!owned) differences.push({ object: labelOf(key), message: `not owned by ${labelOf(cluster)}` });
   }
+
+  const planned = new Set(keys.map(identity));
+  const orphans: Problem[] = [];
+  for (const object of listed) {
+    const uid = annotationsOf(object)[SOURCE_UID_ANNOTATION];
+    const key = keyOf(object);
+    if (typeof uid !== 'string' || uid === '' || planned.has(identity(key))) continue;
+    orphans.push({ object: labelOf(key), message: orphanedBecause(object, uid, plan) });
+  }
+  // (the lists ran concurrently: sorted, the report reads the same every run)
+  orphans.sort((a, b) => a.object.localeCompare(b.object));
+  for (const orphan of orphans) differences.push(orphan);
   return { checked: plan.objects.length + plan.secrets.length, differences };
 }

@@ -102,6 +102,23 @@ function endState(objects: Map<string, Obj>, namespace: string): unknown {
   return JSON.parse(JSON.stringify(state).replaceAll(namespace, '<ns>'));
 }
 
+/** A v1alpha2 Machine someone made by hand: no source-UID annotation, not the migration's. */
+function machineByHand(name: string, namespace: string): KubernetesObject {
+  return {
+    apiVersion: V1ALPHA2,
+    kind: 'Machine',
+    metadata: { name, namespace },
+    spec: {
+      bootstrap: { data: 'c29tZQ==' },
+      infrastructureRef: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+        kind: 'AWSMachine',
+        name: 'someone-elses',
+      },
+    },
+  } as KubernetesObject;
+}
+
 async function newNamespaceWith(
   provider: 'aws' | 'vsphere',
   name: string,
@@ -609,22 +626,57 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     expect(left.map((o) => o.metadata.name)).toEqual([shared]);
   });
 
+  it('verify reports what apply created for a v1alpha1 Machine deleted since, and prune refuses; a v1alpha2 Machine made by hand is not reported', async () => {
+    // (verify walked the plan's sources only: the targets of a source deleted after apply
+    // stayed unreported, and prune went ahead as if all were well)
+    const source = await newNamespaceWith('aws', 'orphan', 2);
+    const ns = source.namespace;
+    const applied = await applyClusterMigration(options(ns));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
+    const gone = source.workers[1]!;
+    const machine = { apiVersion: V1ALPHA1, kind: 'Machine', metadata: { name: gone, namespace: ns } };
+    // Its finalizer would hold it: cleared first, so it is gone, not being deleted.
+    await client.patch(
+      { ...machine, metadata: { ...machine.metadata, finalizers: null } } as unknown as KubernetesObject,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'application/merge-patch+json',
+    );
+    await client.delete(machine as KubernetesObject);
+    expect(await list(env.kubeConfig, V1ALPHA1, 'Machine', ns)).not.toContainEqual(
+      expect.objectContaining({ metadata: expect.objectContaining({ name: gone }) }),
+    );
+    await client.create(machineByHand(`${source.name}-by-hand`, ns));
+
+    // The v1alpha2 Machine and what was generated for it (its AWSMachine, its KubeadmConfig).
+    const orphans = applied.right.plan.objects
+      .filter((o) => o.source.kind === 'Machine' && o.source.name === gone)
+      .map((o) => ({
+        object: `${o.key.kind} ${ns}/${o.key.name}`,
+        message: `its v1alpha1 source Machine ${ns}/${gone} no longer exists`,
+      }))
+      .sort((a, b) => a.object.localeCompare(b.object));
+    expect(orphans.map((o) => o.object)).toContain(`Machine ${ns}/${gone}`);
+    expect(orphans.length).toBeGreaterThan(1);
+    const verified = await verifyClusterMigration(options(ns));
+    if (E.isLeft(verified)) throw new Error(verified.left.message);
+    expect(verified.right.differences).toEqual(orphans);
+
+    const before = await snapshot(ns);
+    const refused = await pruneClusterMigration(options(ns));
+    expect(E.isLeft(refused) && refused.left.code).toBe('verification');
+    if (E.isLeft(refused) && refused.left.code === 'verification')
+      expect(refused.left.differences).toEqual(orphans);
+    expect(await snapshot(ns)).toEqual(before);
+  });
+
   it('refuses to overwrite a v1alpha2 object of the same name that it did not create', async () => {
     const source = await newNamespaceWith('aws', 'taken', 1);
     const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
-    await client.create({
-      apiVersion: V1ALPHA2,
-      kind: 'Machine',
-      metadata: { name: source.workers[0], namespace: source.namespace },
-      spec: {
-        bootstrap: { data: 'c29tZQ==' },
-        infrastructureRef: {
-          apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
-          kind: 'AWSMachine',
-          name: 'someone-elses',
-        },
-      },
-    } as KubernetesObject);
+    await client.create(machineByHand(source.workers[0]!, source.namespace));
     const before = await snapshot(source.namespace);
     const result = await applyClusterMigration(options(source.namespace));
     expect(E.isLeft(result) && result.left.code).toBe('preflight');
