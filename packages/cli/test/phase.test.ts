@@ -170,6 +170,16 @@ spec:
     expect(r.stderr).toContain('document 2 (line 9): not a Kubernetes object');
   });
 
+  it('fails on apiVersion or kind that is not a string, rather than ignoring the document', async () => {
+    const r = await phase(
+      ['-f', '-'],
+      `${machine('ok', '{}')}---\napiVersion: 5\nkind: Machine\nmetadata: {name: m}\n`,
+    );
+    expect(r.code).toBe(ExitCode.input);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('document 2 (Machine m, line 9): apiVersion: must be a string, not a number');
+  });
+
   it('exits 1 when the file cannot be read', async () => {
     const r = await phase(['-f', '/nonexistent/capi-kit/manifest.yaml']);
     expect(r.code).toBe(ExitCode.input);

@@ -108,6 +108,17 @@ describe('capi-kit validate', () => {
     expect(r.stdout).toBe('document 1 (line 1): not a Kubernetes object (expected a JSON/YAML mapping)\n');
   });
 
+  it('fails on apiVersion or kind that is not a string, which no Kubernetes tool decodes (not skipped)', async () => {
+    const r = await validate(
+      'apiVersion: 5\nkind: Machine\nmetadata: {name: a}\n---\napiVersion: v1\nkind: {a: 1}\n',
+    );
+    expect(r.code).toBe(ExitCode.input);
+    expect(r.stdout).toBe(
+      'document 1 (Machine a, line 1): apiVersion: must be a string, not a number\ndocument 2 (line 5): kind: must be a string, not a map\n',
+    );
+    expect(r.stderr).toContain('0 valid, 2 invalid, 0 skipped');
+  });
+
   it('is a usage error without -f or with a stray argument', async () => {
     expect(await main(['validate'], captureIO().io)).toBe(ExitCode.usage);
     expect(await main(['validate', '-f', '-', 'extra'], captureIO().io)).toBe(ExitCode.usage);

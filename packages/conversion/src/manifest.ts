@@ -88,6 +88,11 @@ function identityKey(value: unknown): string | undefined {
   return `${apiGroup(apiVersion)}|${kind}|${namespace ?? ''}|${name}`;
 }
 
+/** An error's path inside a `v1 List` item, from the List itself (`items[2].spec.providerSpec`). */
+function itemPath(item: string, path: string | undefined): string {
+  return path === undefined || path === '' ? item : `${item}.${path}`;
+}
+
 /**
  * A `v1 List` is a container: its items (and the items of Lists inside it, as `validate`
  * and `phase` read them) convert as documents of their own, at its index. A List whose
@@ -196,6 +201,7 @@ export function convertDocuments(
         ...at(doc),
         ...(error.objectKind === undefined ? erroneousObject(doc.value) : {}),
         ...error,
+        ...(doc.item === undefined ? {} : { path: itemPath(doc.item, error.path) }),
       });
       continue;
     }

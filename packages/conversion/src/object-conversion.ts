@@ -1,3 +1,4 @@
+import { mistypedTypeMeta } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ConversionError, ConversionFailure } from './errors.js';
 import { clone, isObject, type JsonObject } from './path.js';
@@ -86,6 +87,8 @@ export function conversionInput(value: unknown): E.Either<ConversionError, Conve
     ...identity(value),
     ...f,
   });
+  const mistyped = mistypedTypeMeta(value);
+  if (mistyped !== undefined) return E.left(fail(mistyped));
   if (typeof apiVersion !== 'string' || apiVersion === '')
     return E.left(fail({ path: 'apiVersion', message: 'is missing' }));
   if (typeof kind !== 'string' || kind === '') return E.left(fail({ path: 'kind', message: 'is missing' }));

@@ -247,6 +247,38 @@ items:
     expect(message).toContain('document 1 (MachineList, line 1): items[0].apiVersion: mixed versions');
   });
 
+  it('apiVersion or kind that is not a string: named as mistyped, not as missing', () => {
+    const text =
+      'apiVersion: 5\nkind: Machine\nmetadata: {name: a}\n---\napiVersion: cluster.k8s.io/v1alpha1\nkind: [Machine]\nmetadata: {name: b}\n';
+    expect(errors(convertManifest(text, { to: V1ALPHA2, plugins }))).toEqual([
+      'document 1 (Machine a, line 1): apiVersion: must be a string, not a number',
+      'document 2 (b, line 5): kind: must be a string, not a list',
+    ]);
+  });
+
+  it('an item of a v1 List is named by its path in the List', () => {
+    const text = `apiVersion: v1
+kind: List
+items:
+  - apiVersion: cluster.k8s.io/v1alpha1
+    kind: MachineSet
+    metadata: {name: fine}
+  - 5
+  - apiVersion: v1
+    kind: List
+    items:
+      - apiVersion: cluster.k8s.io/v1alpha1
+        kind: Machine
+        metadata:
+          name: m
+          annotations: {conversion.capi-kit.dev/data: not json}
+`;
+    expect(errors(convertManifest(text, { to: V1ALPHA2, plugins }))).toEqual([
+      'document 1 (line 1): items[1]: is not an object',
+      'document 1 (Machine m, line 1): items[2].items[0].metadata.annotations["conversion.capi-kit.dev/data"]: is not JSON',
+    ]);
+  });
+
   it('mixed versions of one object across documents', () => {
     const v1 = `apiVersion: cluster.k8s.io/v1alpha1
 kind: MachineSet

@@ -51,6 +51,24 @@ describe('DecodeError is tagged code', () => {
     });
   });
 
+  it('invalid-type-meta, naming the field that is set but not a string', () => {
+    expect(decodeError({ apiVersion: 5, kind: 'Machine' })).toEqual({
+      code: 'invalid-type-meta',
+      path: 'apiVersion',
+      message: 'apiVersion: must be a string, not a number',
+    });
+    expect(decodeError({ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: ['Machine'] })).toMatchObject({
+      code: 'invalid-type-meta',
+      path: 'kind',
+      message: 'kind: must be a string, not a list',
+    });
+    // null reads as absent, as in Go: the document is of no kind, not a mistyped one
+    expect(decodeError({ apiVersion: null, kind: 'Machine' })).toMatchObject({
+      code: 'unknown-kind',
+      path: 'apiVersion',
+    });
+  });
+
   it('invalid, with every SchemaError', () => {
     const error = decodeError({ ...machineV1beta1, spec: { ...machineV1beta1.spec, clusterName: 1 } });
     expect(error).toMatchObject({ code: 'invalid', apiVersion: machineV1beta1.apiVersion, kind: 'Machine' });

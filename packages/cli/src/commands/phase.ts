@@ -1,6 +1,6 @@
 import { decodeWith, type SchemaError } from '@capi-kit/core';
 import { documentLabel } from '@capi-kit/core/manifest';
-import { isPlainObject } from '@capi-kit/core/objects';
+import { isPlainObject, mistypedTypeMeta } from '@capi-kit/core/objects';
 import {
   clusterPhase,
   isClusterPhase,
@@ -207,6 +207,9 @@ function outcomesOf(
   if (!isPlainObject(value)) {
     return [{ type: 'invalid', errors: [`${where}: not a Kubernetes object (expected a mapping)`] }];
   }
+  const mistyped = mistypedTypeMeta(value);
+  if (mistyped !== undefined)
+    return [{ type: 'invalid', errors: [`${where}: ${mistyped.path}: ${mistyped.message}`] }];
   const apiVersion = text(value.apiVersion) ?? inherited?.apiVersion;
   const kind = text(value.kind) ?? inherited?.kind;
   const key = `${apiVersion} ${kind}`;

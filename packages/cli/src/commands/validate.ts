@@ -39,6 +39,7 @@ function verdictOf(error: DecodeError | undefined, prefix: string, strict: boole
     case 'invalid':
       return { errors: error.errors.map((e) => `${prefix}${e.message}`) };
     case 'not-an-object':
+    case 'invalid-type-meta':
       return { errors: [`${prefix}${error.message}`] };
     case 'unknown-kind':
       return strict

@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { compiledGuard } from '../api/schema/compile.js';
 import { strict } from '../api/schema/strict.js';
 import { isPlainObject } from '../api/schema/struct.js';
+import { mistypedTypeMeta } from '../objects/type-meta.js';
 import { type CapiObject, defaultRegistry, type KindRegistry } from './registry.js';
 import { reportErrors, type SchemaError } from './report.js';
 
@@ -15,8 +16,9 @@ export interface DecodeOptions {
 
 /**
  * Why `decode` refused a value, tagged `code` like every capi-kit error. Every variant has a
- * one-line `message`; `unknown-kind` has a `path` when a type-meta field is missing (the
- * `invalid` variant's paths are on each of its `errors`).
+ * one-line `message`; `unknown-kind` has a `path` when a type-meta field is missing, and
+ * `invalid-type-meta` names the field that is there but not a string (the `invalid`
+ * variant's paths are on each of its `errors`).
  */
 export type DecodeError =
   | { readonly code: 'not-an-object'; readonly message: string }
@@ -24,8 +26,17 @@ export type DecodeError =
       readonly code: 'unknown-kind';
       readonly apiVersion: string | undefined;
       readonly kind: string | undefined;
-      /** `apiVersion` or `kind` when that field is missing (or not a string); absent when the pair is unknown. */
+      /** `apiVersion` or `kind` when that field is missing; absent when the pair is unknown. */
       readonly path?: 'apiVersion' | 'kind';
+      readonly message: string;
+    }
+  | {
+      /**
+       * `apiVersion: 5`, `kind: [Machine]`: no Kubernetes object (the API server, kubectl and
+       * client-go all refuse to decode it), so not a document of some other kind to skip.
+       */
+      readonly code: 'invalid-type-meta';
+      readonly path: 'apiVersion' | 'kind';
       readonly message: string;
     }
   | {
@@ -72,6 +83,13 @@ export function decode(value: unknown, options: DecodeOptions = {}): E.Either<De
       message: 'not a Kubernetes object (expected a JSON/YAML mapping)',
     });
   }
+  const mistyped = mistypedTypeMeta(value);
+  if (mistyped !== undefined)
+    return E.left({
+      code: 'invalid-type-meta',
+      path: mistyped.path,
+      message: `${mistyped.path}: ${mistyped.message}`,
+    });
   const apiVersion = typeMetaField(value, 'apiVersion');
   const kind = typeMetaField(value, 'kind');
   const codec =
