@@ -1,5 +1,6 @@
 import { formatManifestError, type ManifestDocument, readManifest } from '@capi-kit/core/manifest';
 import { type CliIO, readInput } from './io.js';
+import { printable } from './text.js';
 
 /** The manifest named by `-f FILE|-`: its name for messages, and its documents. */
 export interface ManifestInput {
@@ -21,7 +22,8 @@ export async function readManifestInput(
   const input = await readInput(io, file);
   const manifest = readManifest(input.text);
   if (manifest._tag === 'Right') return { name: input.name, documents: manifest.right };
-  for (const error of manifest.left) errorsTo(`${formatManifestError(error)}\n`);
-  io.stderr(`${input.name}: cannot be read as a manifest (${manifest.left.length} error(s))\n`);
+  // (the file name is the user's; the messages may quote the text: both are escaped)
+  for (const error of manifest.left) errorsTo(`${printable(formatManifestError(error))}\n`);
+  io.stderr(`${printable(input.name)}: cannot be read as a manifest (${manifest.left.length} error(s))\n`);
   return undefined;
 }

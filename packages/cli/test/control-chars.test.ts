@@ -61,6 +61,17 @@ describe('control characters from the input are escaped in text output', () => {
     }
   });
 
+  it.each([
+    ['validate', [], `${escapedName}: cannot be read as a manifest (1 error(s))`],
+    ['phase', [], `${escapedName}: cannot be read as a manifest (1 error(s))`],
+    ['convert', ['--to', 'cluster.x-k8s.io/v1alpha2'], `${escapedName}: document 1: line 2, column 1: `],
+  ])('%s: the file name of a manifest that does not parse', async (command, flags, summary) => {
+    const r = await runMain([command, '-f', hostileFile('a: [\n'), ...flags]);
+    expectNoRawControl(r);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(summary);
+  });
+
   it('phase: the ignored-kind notes, a v1alpha1 free-text phase and the file name', async () => {
     const ignored = await runMain(['phase', '-f', hostileFile(hostileKinds)]);
     expectNoRawControl(ignored);
