@@ -13,6 +13,7 @@ import {
 import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
 import { goYamlExplicitTags } from './explicit-tags.js';
 import { goYamlNumberTag } from './go-yaml-number.js';
+import { goYamlLineBreaks } from './line-breaks.js';
 import { metadataTextProblem } from './metadata-text.js';
 
 /**
@@ -208,7 +209,8 @@ function isStackOverflow(message: string): boolean {
  * would round, NaN/infinity, and control characters in names, labels and annotations are
  * errors with their line, never a crash or a silently changed value.
  */
-export function readManifest(text: string): E.Either<ManifestError[], ManifestDocument[]> {
+export function readManifest(input: string): E.Either<ManifestError[], ManifestDocument[]> {
+  const text = goYamlLineBreaks(input);
   const tooDeep = flowNestingPast(text, MAX_DOCUMENT_DEPTH * 4);
   if (tooDeep !== undefined) {
     const before = text.slice(0, tooDeep);

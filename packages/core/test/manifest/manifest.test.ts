@@ -69,6 +69,23 @@ describe('readManifest', () => {
     expect(doc?.value).toEqual({ a: true, b: true, c: '2019-09-06', d: 'on', e: '190:20:30' });
   });
 
+  it('takes a lone CR and NEL as line breaks, as go-yaml does (YAML 1.1), except in a JSON text', () => {
+    // each read back by sigs.k8s.io/yaml v1.6.0: {"metadata":{"name":"a"}}, "x y", "l1\nl2\n"
+    expect(documents('kind: Secret\rmetadata:\r  name: a\r').map((d) => d.value)).toEqual([
+      { kind: 'Secret', metadata: { name: 'a' } },
+    ]);
+    const quoted = documents('a: "x\r  y"\nb: \'x\u0085 y\'\nc: |\n  l1\u0085  l2\n')[0]!.value;
+    expect(quoted).toEqual({ a: 'x y', b: 'x y', c: 'l1\nl2\n' });
+    // go-yaml also folds a continuation line that is not indented; this reader refuses it
+    // (the text it used to read, "x\ry", is what kubectl would not have stored)
+    expect(E.isLeft(readManifest('a: "x\ry"\n'))).toBe(true);
+    // line numbers count them too
+    const bad = readManifest('a: 1\rb: 2\u0085c: [\n');
+    expect(E.isLeft(bad) && bad.left[0]!.line).toBe(4);
+    // kubectl decodes a text that starts with { as JSON, where NEL is a character like any other
+    expect(documents('{"a": "x\u0085y"}')[0]!.value).toEqual({ a: 'x\u0085y' });
+  });
+
   it('reports every syntax error with document, line and column', () => {
     const text = ['a: 1', '---', 'b: [1', '---', 'c: {x: 1, x: 2}', ''].join('\n');
     const result = readManifest(text);
