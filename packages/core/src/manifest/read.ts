@@ -3,7 +3,9 @@ import {
   type Document,
   isCollection,
   isMap,
+  isPair,
   isScalar,
+  isSeq,
   LineCounter,
   type Node,
   parseAllDocuments,
@@ -13,6 +15,7 @@ import {
 import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
 import { goYamlExplicitTags } from './explicit-tags.js';
 import { goYamlNumberTag } from './go-yaml-number.js';
+import { appendJsonPath } from '../objects/json-path.js';
 import { goYamlLineBreaks } from './line-breaks.js';
 import { metadataTextProblem } from './metadata-text.js';
 
@@ -66,6 +69,23 @@ export const MAX_DOCUMENT_DEPTH = 256;
 const JSON_TAGS: ReadonlySet<string> = new Set(
   ['str', 'int', 'float', 'bool', 'null', 'map', 'seq', 'merge'].map((t) => `tag:yaml.org,2002:${t}`),
 );
+
+/** A UTF-16 surrogate without its pair: only an escape (`"\ud800"`) can put one in a string. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The JSON path (as errors print it) of the node whose ancestors `visit` passes: a key for
+ * each Pair, an index for each sequence. Only made for a message, so the index lookups may scan.
+ */
+function jsonPathOf(ancestors: readonly unknown[], node?: unknown): string {
+  let out = '';
+  for (let i = 0; i < ancestors.length; i++) {
+    const step = ancestors[i];
+    if (isPair(step)) out = appendJsonPath(out, keyText(step.key) ?? '?');
+    else if (isSeq(step)) out = appendJsonPath(out, step.items.indexOf((ancestors[i + 1] ?? node) as never));
+  }
+  return out;
+}
 
 /** Integer literals (decimal, octal, hex, YAML 1.1 underscores): those a float would round. */
 const INTEGER_SOURCE = /^[-+]?_*(?:0_*[xob][0-9a-f_]+|[0-9][0-9_]*)$/i;
@@ -129,6 +149,13 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
           node,
           'not-json',
           `tag ${node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed: a manifest holds only JSON values (strings, numbers, booleans, null, maps, lists)`,
+        );
+      }
+      if (isScalar(node) && typeof node.value === 'string' && LONE_SURROGATE.test(node.value)) {
+        return fail(
+          node,
+          'not-json',
+          `${jsonPathOf(path, node)}: contains an unpaired UTF-16 surrogate (an escape such as \\ud800 without its pair): no Unicode text holds one, so kubectl refuses it (YAML) or stores U+FFFD instead (JSON)`,
         );
       }
       if (isScalar(node) && typeof node.value === 'number') {

@@ -86,6 +86,28 @@ describe('readManifest', () => {
     expect(documents('{"a": "x\u0085y"}')[0]!.value).toEqual({ a: 'x\u0085y' });
   });
 
+  it('refuses a lone surrogate escape, in a value or a key, YAML or JSON, naming its path', () => {
+    for (const [text, path] of [
+      ['a: 1\nb: [x, "x\\ud800"]\n', 'b[1]'],
+      ['{"a": 1,\n "b": {"c": "\\udc00y"}}', 'b.c'],
+      ['a: 1\n"x\\ud800": 1\n', '["x\\ud800"]'],
+    ]) {
+      const result = readManifest(text!);
+      expect(E.isLeft(result) && result.left).toEqual([
+        expect.objectContaining({
+          code: 'not-json',
+          line: 2,
+          message: expect.stringContaining(`${path}: contains an unpaired UTF-16 surrogate`),
+        }),
+      ]);
+    }
+    // a pair is one character, whether escaped or written as it is
+    expect(documents('a: "\\ud83d\\ude00"\nb: \u{1F600}\n')[0]!.value).toEqual({
+      a: '\u{1F600}',
+      b: '\u{1F600}',
+    });
+  });
+
   it('reports every syntax error with document, line and column', () => {
     const text = ['a: 1', '---', 'b: [1', '---', 'c: {x: 1, x: 2}', ''].join('\n');
     const result = readManifest(text);
