@@ -183,7 +183,18 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
             if (pair.key === null) continue;
             return fail(pair.key as Node, 'not-json', 'mapping keys must be strings, numbers or booleans');
           }
-          if (key === '<<' && isScalar(pair.key) && pair.key.source === '<<') continue; // a merge key
+          // A merge key (plain `<<`; the parser makes its value a symbol). kubectl's reader
+          // (go-yaml v2) merges in order, so a merge overrides keys written before it, and of two
+          // merge keys the later wins; YAML (and this parser) let those keys win instead. Where
+          // the two can differ the mapping is refused: one merge key, the mapping's first.
+          if (isScalar(pair.key) && typeof pair.key.value === 'symbol') {
+            if (pair === node.items[0]) continue;
+            return fail(
+              pair.key,
+              'duplicate-key',
+              'a merge key (<<) must be the first key of its mapping, and the only one: kubectl (go-yaml) lets a merge override keys written before it, other YAML readers do not (merge several maps with <<: [*a, *b])',
+            );
+          }
           if (seen.has(key))
             return fail(pair.key as Node, 'duplicate-key', `duplicate key ${JSON.stringify(key)}`);
           seen.add(key);

@@ -108,6 +108,33 @@ describe('readManifest', () => {
     });
   });
 
+  it('reads a merge key as kubectl does, and refuses the merge keys on which readers differ', () => {
+    // as sigs.k8s.io/yaml v1.6.0 reads them: earlier maps in a list win, later keys win
+    expect(documents('a: &a {x: 1}\nb: &b {x: 2, y0: 3}\nc:\n  <<: [*a, *b]\n  y0: 4\n')[0]!.value).toEqual({
+      a: { x: 1 },
+      b: { x: 2, y0: 3 },
+      c: { x: 1, y0: 4 },
+    });
+    // a quoted "<<" is a plain key
+    expect(documents('a: {"<<": 3}\n')[0]!.value).toEqual({ a: { '<<': 3 } });
+    // go-yaml reads c.x as 1 in the first (the merge overrides x: 5) and 2 in the second (the
+    // later merge wins); YAML, and the parser here, say 5 and 1
+    for (const text of [
+      'a: &a {x: 1}\nc:\n  x: 5\n  <<: *a\n',
+      'a: &a {x: 1}\nb: &b {x: 2}\nc:\n  <<: *a\n  <<: *b\n',
+    ]) {
+      const result = readManifest(text);
+      expect(E.isLeft(result) && result.left).toEqual([
+        expect.objectContaining({
+          code: 'duplicate-key',
+          message: expect.stringMatching(/^a merge key \(<<\) must be the first key of its mapping/),
+        }),
+      ]);
+    }
+    const quotedTwice = readManifest('a: {"<<": 1, "<<": 2}\n');
+    expect(E.isLeft(quotedTwice) && quotedTwice.left[0]!.message).toBe('duplicate key "<<"');
+  });
+
   it('reports every syntax error with document, line and column', () => {
     const text = ['a: 1', '---', 'b: [1', '---', 'c: {x: 1, x: 2}', ''].join('\n');
     const result = readManifest(text);
