@@ -58,3 +58,39 @@ export const goYamlNumberTag: ScalarTag = {
   test: GO_YAML_NUMBER,
   resolve: goYamlNumber,
 };
+
+/**
+ * The name kubectl gives a map key that go-yaml read as a float: sigs.k8s.io/yaml writes it
+ * with Go's `strconv.FormatFloat(key, 'g', -1, 32)`, the shortest digits of the key as a
+ * float32. So `1e-7:` is the key "1e-07", `1e7:` "1e+07", `3.14159265358979:` "3.1415927"
+ * and `-0.0:` "-0", where JavaScript's `String` says 1e-7, 10000000, 3.14159265358979, 0.
+ */
+export function goYamlFloatKey(value: number): string {
+  const single = Math.fround(value);
+  if (!Number.isFinite(single)) return single > 0 ? '.inf' : '-.inf';
+  if (single === 0) return Object.is(single, -0) ? '-0' : '0';
+  // The fewest digits that read back as the same float32 (toExponential rounds to nearest).
+  let text = single.toExponential(8);
+  for (let digits = 1; digits < 9; digits++) {
+    const shorter = single.toExponential(digits - 1);
+    if (Math.fround(Number(shorter)) === single) {
+      text = shorter;
+      break;
+    }
+  }
+  const [mantissa, exponentText] = text.split('e') as [string, string];
+  const negative = mantissa.startsWith('-');
+  const digits = mantissa.replace(/^-/, '').replace('.', '');
+  const exponent = Number(exponentText);
+  const sign = negative ? '-' : '';
+  // 'g' with the shortest digits writes an exponent below 1e-4 and from 1e6 up (at least two digits)
+  if (exponent < -4 || exponent >= 6) {
+    const fraction = digits.length > 1 ? `.${digits.slice(1)}` : '';
+    const magnitude = String(Math.abs(exponent)).padStart(2, '0');
+    return `${sign}${digits[0]}${fraction}e${exponent < 0 ? '-' : '+'}${magnitude}`;
+  }
+  const point = exponent + 1; // digits before the decimal point
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}

@@ -14,7 +14,7 @@ import {
 } from 'yaml';
 import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
 import { goYamlExplicitTags } from './explicit-tags.js';
-import { goYamlNumberTag } from './go-yaml-number.js';
+import { goYamlFloatKey, goYamlNumberTag } from './go-yaml-number.js';
 import { appendJsonPath } from '../objects/json-path.js';
 import { goYamlLineBreaks } from './line-breaks.js';
 import { metadataTextProblem } from './metadata-text.js';
@@ -120,10 +120,18 @@ function isEmpty(doc: Document.Parsed): boolean {
 
 type Problem = { offset: number; code: ManifestErrorCode; message: string };
 
-/** The source text of a key, as toJS would name it (keys are turned into strings). */
+/**
+ * The name kubectl gives a key (sigs.k8s.io/yaml turns every key into a string): a string as
+ * it is, a boolean `true`/`false`, an integer in decimal, a float as `goYamlFloatKey` writes
+ * it. Undefined for a key it cannot read (null, a list, a map).
+ */
 function keyText(key: unknown): string | undefined {
-  if (isScalar(key)) return String(key.value);
-  return undefined;
+  if (!isScalar(key) || key.value === null || key.value === undefined) return undefined;
+  const value = key.value;
+  if (typeof value !== 'number') return String(value);
+  // go-yaml's integers: what Go's ParseInt or ParseUint takes (64 bits); any other number is a float
+  const integer = INTEGER_SOURCE.test(key.source ?? '') && value >= -(2 ** 63) && value < 2 ** 64;
+  return integer ? String(value) : goYamlFloatKey(value);
 }
 
 /**
@@ -138,7 +146,7 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
     return visit.BREAK;
   };
   visit(doc, {
-    Node(_key, node, path) {
+    Node(role, node, path) {
       // path holds the Document, then each collection and Pair above the node: count the
       // collections only, and only once the path is long enough to matter.
       if (path.length > MAX_DOCUMENT_DEPTH && path.filter(isCollection).length >= MAX_DOCUMENT_DEPTH) {
@@ -174,14 +182,20 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
             `integer ${node.source} is beyond 2^53 and would be rounded to ${BigInt(value)}; quote it if it is meant as text`,
           );
         }
+        // A number used as a key gets kubectl's name for it now, so that toJS writes that name
+        // (its own would be JavaScript's: "1e-7" for go-yaml's "1e-07").
+        if (role === 'key') node.value = keyText(node);
       }
       if (isMap(node)) {
         const seen = new Set<string>();
         for (const pair of node.items) {
           const key = keyText(pair.key);
           if (key === undefined) {
-            if (pair.key === null) continue;
-            return fail(pair.key as Node, 'not-json', 'mapping keys must be strings, numbers or booleans');
+            return fail(
+              (pair.key as Node | null) ?? node,
+              'not-json',
+              'mapping keys must be strings, numbers or booleans (kubectl reads no null or empty key, nor a list or map as a key)',
+            );
           }
           // A merge key (plain `<<`; the parser makes its value a symbol). kubectl's reader
           // (go-yaml v2) merges in order, so a merge overrides keys written before it, and of two

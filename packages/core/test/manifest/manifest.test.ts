@@ -135,6 +135,46 @@ describe('readManifest', () => {
     expect(E.isLeft(quotedTwice) && quotedTwice.left[0]!.message).toBe('duplicate key "<<"');
   });
 
+  it('names number keys as kubectl does, and refuses the keys it cannot read', () => {
+    // each as sigs.k8s.io/yaml v1.6.0 names it: a float key is Go's FormatFloat(key, 'g', -1, 32)
+    const text = [
+      'a:',
+      '  1.0e-7: a',
+      '  1e7: b',
+      '  3.14159265358979: c',
+      '  -0.0: d',
+      '  123456789.5: e',
+      '  1.0: f',
+      '  0x10: g',
+      '  100000.0: h',
+      '  16777217.0: i',
+      '  true: j',
+      '',
+    ].join('\n');
+    expect(documents(text)[0]!.value).toEqual({
+      a: {
+        '1e-07': 'a',
+        '1e+07': 'b',
+        '3.1415927': 'c',
+        '-0': 'd',
+        '1.2345679e+08': 'e',
+        '1': 'f',
+        '16': 'g',
+        '100000': 'h',
+        '1.6777216e+07': 'i',
+        true: 'j',
+      },
+    });
+    // two keys kubectl names alike (it keeps one of them, which is left to chance)
+    const alike = readManifest('a:\n  0.3: x\n  0.30000000000000004: y\n');
+    expect(E.isLeft(alike) && alike.left[0]!.message).toBe('duplicate key "0.3"');
+    // a null or empty key: kubectl refuses it ("unsupported map key"); it used to become ""
+    for (const key of ['~', 'null', '']) {
+      const result = readManifest(`a:\n  ${key}: x\n`);
+      expect(E.isLeft(result) && result.left[0]).toMatchObject({ code: 'not-json', line: 2 });
+    }
+  });
+
   it('reports every syntax error with document, line and column', () => {
     const text = ['a: 1', '---', 'b: [1', '---', 'c: {x: 1, x: 2}', ''].join('\n');
     const result = readManifest(text);
