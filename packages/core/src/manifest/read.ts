@@ -12,10 +12,10 @@ import {
   type Tags,
   visit,
 } from 'yaml';
+import { appendJsonPath } from '../objects/json-path.js';
 import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
 import { goYamlExplicitTags } from './explicit-tags.js';
 import { goYamlFloatKey, goYamlNumberTag } from './go-yaml-number.js';
-import { appendJsonPath } from '../objects/json-path.js';
 import { goYamlLineBreaks } from './line-breaks.js';
 import { metadataTextProblem } from './metadata-text.js';
 
