@@ -16,8 +16,8 @@ import { appendJsonPath } from '../objects/json-path.js';
 import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
 import { goYamlExplicitTags } from './explicit-tags.js';
 import { goYamlFloatKey, goYamlNumberTag } from './go-yaml-number.js';
-import { goYamlLineBreaks } from './line-breaks.js';
 import { metadataTextProblem } from './metadata-text.js';
+import { goYamlLineBreaks, refusedCharacter } from './raw-text.js';
 
 /**
  * Kubernetes reads manifests with go-yaml v2 (via sigs.k8s.io/yaml), which follows YAML 1.1:
@@ -246,6 +246,18 @@ function flowNestingPast(text: string, limit: number): number | undefined {
   return undefined;
 }
 
+/** An error found in the text before it is parsed, at `offset`: its document counted by the `---` lines before it. */
+function textError(text: string, offset: number, code: ManifestErrorCode, message: string): ManifestError {
+  const before = text.slice(0, offset);
+  return {
+    code,
+    index: (before.match(/^---/gm) ?? []).length - (/^\s*---/.test(text) ? 1 : 0),
+    line: before.split('\n').length,
+    column: offset - before.lastIndexOf('\n'),
+    message,
+  };
+}
+
 /** The parser overflowing its stack on deep nesting: reported as the nesting, once. */
 function isStackOverflow(message: string): boolean {
   return /call stack|stack overflow/i.test(message);
@@ -263,19 +275,15 @@ function isStackOverflow(message: string): boolean {
  */
 export function readManifest(input: string): E.Either<ManifestError[], ManifestDocument[]> {
   const text = goYamlLineBreaks(input);
+  const refused = refusedCharacter(text);
+  if (refused !== undefined) {
+    const why = `${refused.name} is a control character kubectl refuses in a manifest ("control characters are not allowed"); in a string, write it as an escape in double quotes`;
+    return E.left([textError(text, refused.offset, 'yaml-syntax', why)]);
+  }
   const tooDeep = flowNestingPast(text, MAX_DOCUMENT_DEPTH * 4);
   if (tooDeep !== undefined) {
-    const before = text.slice(0, tooDeep);
-    const line = before.split('\n').length;
-    return E.left([
-      {
-        code: 'too-deep',
-        index: (before.match(/^---/gm) ?? []).length - (/^\s*---/.test(text) ? 1 : 0),
-        line,
-        column: tooDeep - before.lastIndexOf('\n'),
-        message: `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`,
-      },
-    ]);
+    const why = `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`;
+    return E.left([textError(text, tooDeep, 'too-deep', why)]);
   }
   const lineCounter = new LineCounter();
   // (not `prettyErrors`: it copies the whole line into every error, which is quadratic on

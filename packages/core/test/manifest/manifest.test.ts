@@ -175,6 +175,31 @@ describe('readManifest', () => {
     }
   });
 
+  it('refuses the control characters kubectl refuses raw, with their place; escaped they are text', () => {
+    // sigs.k8s.io/yaml v1.6.0: "control characters are not allowed", in a string or a comment
+    for (const [text, index, line, column, name] of [
+      ['a: "x\u001by"\n', 0, 1, 6, 'U+001B'],
+      ['a: 1\n---\n# c\u007f\nb: 2\n', 1, 3, 4, 'U+007F'],
+      ['a: \u0080\n', 0, 1, 4, 'U+0080'],
+      ['a: "\uffff"\n', 0, 1, 5, 'U+FFFF'],
+      ['{"a": "x\u0001"}', 0, 1, 9, 'U+0001'],
+    ] as const) {
+      const result = readManifest(text);
+      expect(E.isLeft(result) && result.left).toEqual([
+        {
+          code: 'yaml-syntax',
+          index,
+          line,
+          column,
+          message: expect.stringContaining(`${name} is a control character`),
+        },
+      ]);
+    }
+    // kubectl reads a JSON text with encoding/json, where DEL and C1 may stand raw in a string
+    expect(documents('{"a": "x\u007f\u0080"}')[0]!.value).toEqual({ a: 'x\u007f\u0080' });
+    expect(documents('a: "\\e\\x7f\\t"\n')[0]!.value).toEqual({ a: '\u001b\u007f\t' });
+  });
+
   it('reports every syntax error with document, line and column', () => {
     const text = ['a: 1', '---', 'b: [1', '---', 'c: {x: 1, x: 2}', ''].join('\n');
     const result = readManifest(text);

@@ -1,0 +1,47 @@
+/**
+ * The raw text of a manifest as kubectl reads it. kubectl's decoder sniffs the text: one whose
+ * first non-blank character is `{` goes to encoding/json whole, anything else to go-yaml (v2,
+ * through sigs.k8s.io/yaml), which reads YAML 1.1. Two things differ from the `yaml` package,
+ * which reads YAML 1.2, before any token is read: which characters break lines, and which
+ * characters may stand in the text at all.
+ */
+
+const JSON_TEXT = /^\s*\{/;
+
+/**
+ * go-yaml takes YAML 1.1's line breaks: LF, CRLF, a lone CR and NEL (U+0085). To the `yaml`
+ * package a lone CR and NEL are ordinary characters, so `name: "x<CR>  y"` was read as
+ * "x\r  y" where kubectl folds the break and reads "x y", and a file with old Mac line endings
+ * did not parse at all. In a JSON text NEL is an ordinary character in a string: left as is.
+ *
+ * LS and PS (U+2028, U+2029), also YAML 1.1 breaks, are not handled here: go-yaml keeps
+ * them as characters in scalars, so a plain replacement would change those strings.
+ */
+const LONE_BREAK = /\r(?!\n)|\u0085/;
+const LONE_BREAKS = new RegExp(LONE_BREAK.source, 'g');
+
+/** `text` with each lone CR and NEL written as LF (same length: offsets stay where they were). */
+export function goYamlLineBreaks(text: string): string {
+  if (!LONE_BREAK.test(text) || JSON_TEXT.test(text)) return text;
+  return text.replace(LONE_BREAKS, '\n');
+}
+
+/**
+ * Characters kubectl refuses to meet raw anywhere in a manifest, comments included: go-yaml
+ * the C0 controls but tab, LF and CR, DEL, the C1 controls but NEL, and U+FFFE/U+FFFF
+ * ("control characters are not allowed"); encoding/json the C0 controls (a JSON string must
+ * escape them, and outside strings they are no JSON). An escape in a double-quoted string
+ * (`"\e"`, `"\u001b"`) is how a manifest holds one.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is refused
+const YAML_REFUSED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is refused
+const JSON_REFUSED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/** Where the first character kubectl refuses stands in `text`, and which it is (`U+001B`). */
+export function refusedCharacter(text: string): { offset: number; name: string } | undefined {
+  const found = (JSON_TEXT.test(text) ? JSON_REFUSED : YAML_REFUSED).exec(text);
+  if (found === null) return undefined;
+  const code = found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return { offset: found.index, name: `U+${code}` };
+}
