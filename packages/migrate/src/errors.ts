@@ -46,3 +46,8 @@ export class MigrateFailure extends Error {
 export function hasApiProblem(problems: readonly Problem[]): boolean {
   return problems.some((p) => p.status !== undefined);
 }
+
+/** Whether the API server answered 409 Conflict: a precondition or resourceVersion no longer held. */
+export function isConflict(error: unknown): boolean {
+  return error instanceof MigrateFailure && error.error.code === 'api' && error.error.status === 409;
+}

@@ -38,6 +38,7 @@ export {
   SOURCE_UID_ANNOTATION,
 } from './plan.js';
 export type { PruneSummary } from './prune.js';
+export { PRUNED_RECORD } from './pruned.js';
 export type { VerifyResult } from './verify.js';
 
 export interface MigrationOptions {

@@ -1,7 +1,8 @@
 import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
-import { MigrateFailure } from './errors.js';
+import { isConflict, MigrateFailure } from './errors.js';
 import { identity, keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
+import { addPruned } from './pruned.js';
 
 export interface PruneSummary {
   /** v1alpha1 objects whose finalizers were cleared before their deletion. */
@@ -57,17 +58,15 @@ export async function runningControllers(api: ClusterApi): Promise<string[]> {
 }
 
 /**
- * Deletes the migrated v1alpha1 objects: first their finalizers are cleared (so a v0.1
- * controller that is still running cannot turn the deletion into deleting real machines),
+ * Deletes the migrated v1alpha1 objects, kind by kind: first their finalizers are cleared
+ * (so a v0.1 controller that is still running cannot turn the deletion into deleting real machines),
  * then each is deleted with UID and resourceVersion preconditions (an object edited since
- * verify read it is reported in `changedSinceVerify`, not deleted). Secrets and v1alpha2 objects are not touched.
- * The caller runs `verify` first.
+ * verify read it is reported in `changedSinceVerify`, not deleted). Before a kind's objects
+ * are deleted, their UIDs are added to the namespace's record (`addPruned`), which verify
+ * reads. Secrets and v1alpha2 objects are not touched. The caller runs `verify` first.
  */
 export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Promise<PruneSummary> {
   const warnings = await runningControllers(api);
-  const ordered = [...sources].sort(
-    (a, b) => DELETION_ORDER.indexOf(String(a.kind)) - DELETION_ORDER.indexOf(String(b.kind)),
-  );
   const finalizersCleared: string[] = [];
   const deleted: string[] = [];
   const changedSinceVerify: string[] = [];
@@ -77,62 +76,63 @@ export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Pr
     warnings.push(`${label} changed since verify read it: not deleted; run verify, then prune again`);
   };
   let inUse: Set<string> | undefined;
-  for (const source of ordered) {
-    const key = keyOf(source);
-    const label = labelOf(key);
-    if (key.kind === 'MachineClass') {
-      // Read once, after the migrated Machines, MachineSets and MachineDeployments are gone:
-      // what still refers to a MachineClass then stays (another namespace, an object not
-      // deleted), and would no longer convert without it.
-      inUse ??= await machineClassesInUse(api, warnings);
-      if (inUse.has('*') || inUse.has(identity(key))) {
-        keptInUse.push(label);
-        warnings.push(
-          `${label} is still referred to by v1alpha1 objects that stay${inUse.has('*') ? ' (or could not be checked)' : ''}: not deleted`,
-        );
-        continue;
+  for (const kind of DELETION_ORDER) {
+    const batch: { key: ObjectKey; label: string; live: JsonObject }[] = [];
+    for (const source of sources.filter((s) => s.kind === kind)) {
+      const key = keyOf(source);
+      const label = labelOf(key);
+      if (key.kind === 'MachineClass') {
+        // Read once, after the migrated Machines, MachineSets and MachineDeployments are gone:
+        // what still refers to a MachineClass then stays (another namespace, an object not
+        // deleted), and would no longer convert without it.
+        inUse ??= await machineClassesInUse(api, warnings);
+        if (inUse.has('*') || inUse.has(identity(key))) {
+          keptInUse.push(label);
+          warnings.push(
+            `${label} is still referred to by v1alpha1 objects that stay${inUse.has('*') ? ' (or could not be checked)' : ''}: not deleted`,
+          );
+          continue;
+        }
       }
-    }
-    const live = await api.get(key);
-    if (live === undefined) continue;
-    const uid = uidOf(live);
-    if (uid !== uidOf(source)) {
-      throw new MigrateFailure({
-        code: 'verification',
-        message: `${label} was replaced since it was read`,
-        differences: [{ object: label, message: 'UID changed' }],
-      });
-    }
-    // Verify judged the object as the plan read it: an edit since (a v1alpha1 spec changed
-    // after verify) is not what was verified, and deleting it would lose the edit.
-    let resourceVersion = String(metadataOf(live).resourceVersion ?? '');
-    if (resourceVersion !== String(metadataOf(source).resourceVersion ?? '')) {
-      changed(label);
-      continue;
-    }
-    try {
-      const finalizers = metadataOf(live).finalizers;
-      if (Array.isArray(finalizers) && finalizers.length > 0) {
-        const patched = await api.patch(
-          key,
-          { metadata: { finalizers: null, resourceVersion: resourceVersion } },
-          false,
-        );
-        finalizersCleared.push(label);
-        resourceVersion = String(metadataOf(patched).resourceVersion ?? '');
+      const live = await api.get(key);
+      if (live === undefined) continue;
+      if (uidOf(live) !== uidOf(source)) {
+        throw new MigrateFailure({
+          code: 'verification',
+          message: `${label} was replaced since it was read`,
+          differences: [{ object: label, message: 'UID changed' }],
+        });
       }
-      // Default propagation (background). Whether orphan would be safer for dependents is not
-      // decided here: envtest has no garbage collector to test it against.
-      await api.delete(key, uid ?? '', resourceVersion);
-    } catch (error) {
-      // 409: the resourceVersion precondition failed, edited between the read and the write.
-      if (error instanceof MigrateFailure && error.error.code === 'api' && error.error.status === 409) {
+      // Verify judged the object as the plan read it: an edit since (a v1alpha1 spec changed
+      // after verify) is not what was verified, and deleting it would lose the edit.
+      if (metadataOf(live).resourceVersion !== metadataOf(source).resourceVersion) changed(label);
+      else batch.push({ key, label, live });
+    }
+    // Recorded before deleted: a crash in between leaves sources in place, which verify sees.
+    await addPruned(
+      api,
+      batch.map((b) => b.live),
+    );
+    for (const { key, label, live } of batch) {
+      let resourceVersion = String(metadataOf(live).resourceVersion ?? '');
+      try {
+        const finalizers = metadataOf(live).finalizers;
+        if (Array.isArray(finalizers) && finalizers.length > 0) {
+          const patched = await api.patch(key, { metadata: { finalizers: null, resourceVersion } }, false);
+          finalizersCleared.push(label);
+          resourceVersion = String(metadataOf(patched).resourceVersion ?? '');
+        }
+        // Default propagation (background). Whether orphan would be safer for dependents is not
+        // decided here: envtest has no garbage collector to test it against.
+        await api.delete(key, uidOf(live) ?? '', resourceVersion);
+      } catch (error) {
+        // 409: the resourceVersion precondition failed, edited between the read and the write.
+        if (!isConflict(error)) throw error;
         changed(label);
         continue;
       }
-      throw error;
+      deleted.push(label);
     }
-    deleted.push(label);
   }
   return { finalizersCleared, deleted, changedSinceVerify, keptInUse, warnings };
 }

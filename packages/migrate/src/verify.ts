@@ -20,6 +20,7 @@ import {
   type MigrationTarget,
   SOURCE_UID_ANNOTATION,
 } from './plan.js';
+import { readPruned } from './pruned.js';
 
 export interface VerifyResult {
   /** Objects checked: the planned v1alpha2 objects and the Secrets to re-own. */
@@ -86,8 +87,9 @@ function orphanedBecause(object: JsonObject, uid: string, plan: MigrationPlan): 
  * labels the conversion gives — fields the server or a controller added are not differences), every
  * ownerReference points at a live UID (none still at the v1alpha1 objects), every
  * Cluster's Secrets are owned by the new Cluster, and no object an earlier `apply` created
- * (the source-UID annotation) is left in scope without its source in the plan. Objects
- * without the annotation are the user's and are not judged.
+ * (the source-UID annotation) is left in scope without its source in the plan, unless
+ * prune deleted that source (its record, `readPruned`). Objects without the annotation are
+ * the user's and are not judged.
  */
 export async function verify(api: ClusterApi, plan: MigrationPlan, scope: Scope): Promise<VerifyResult> {
   const differences: Problem[] = [];
@@ -191,13 +193,25 @@ export async function verify(api: ClusterApi, plan: MigrationPlan, scope: Scope)
   }
 
   const planned = new Set(keys.map(identity));
-  const orphans: Problem[] = [];
-  for (const object of listed) {
+  const unplanned = listed.flatMap((object) => {
     const uid = annotationsOf(object)[SOURCE_UID_ANNOTATION];
-    const key = keyOf(object);
-    if (typeof uid !== 'string' || uid === '' || planned.has(identity(key))) continue;
-    orphans.push({ object: labelOf(key), message: orphanedBecause(object, uid, plan) });
-  }
+    const ours = typeof uid === 'string' && uid !== '' && !planned.has(identity(keyOf(object)));
+    return ours ? [{ object, uid }] : [];
+  });
+  // A source gone because prune deleted it (its record says so) leaves no orphan: that
+  // migration is done. The record is read only in the namespaces where a source is gone.
+  const present = new Set(plan.sources.map(uidOf));
+  const gone = unplanned.filter(({ uid }) => !present.has(uid));
+  const pruned = await readPruned(
+    api,
+    gone.map(({ object }) => keyOf(object).namespace ?? 'default'),
+  );
+  const orphans: Problem[] = unplanned
+    .filter(({ uid }) => present.has(uid) || !pruned.has(uid))
+    .map(({ object, uid }) => ({
+      object: labelOf(keyOf(object)),
+      message: orphanedBecause(object, uid, plan),
+    }));
   // (the lists ran concurrently: sorted, the report reads the same every run)
   orphans.sort((a, b) => a.object.localeCompare(b.object));
   for (const orphan of orphans) differences.push(orphan);

@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   applyClusterMigration,
   type MigrationOptions,
+  PRUNED_RECORD,
   planClusterMigration,
   pruneClusterMigration,
   SOURCE_UID_ANNOTATION,
@@ -100,6 +101,18 @@ function endState(objects: Map<string, Obj>, namespace: string): unknown {
   }
   // Each run has its own namespace, which references name: compare without it.
   return JSON.parse(JSON.stringify(state).replaceAll(namespace, '<ns>'));
+}
+
+/** A JSON merge patch (RFC 7386) of the object the body names, as `kubectl patch --type merge`. */
+function mergePatch(body: Record<string, unknown>): Promise<KubernetesObject> {
+  return KubernetesObjectApi.makeApiClient(env.kubeConfig).patch(
+    body as KubernetesObject,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    'application/merge-patch+json',
+  );
 }
 
 /** A v1alpha2 Machine someone made by hand: no source-UID annotation, not the migration's. */
@@ -275,20 +288,12 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
       });
 
       it('verify names an edited spec; prune refuses while verify fails, then prunes v1alpha1 only', async () => {
-        const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
         const key = {
           apiVersion: V1ALPHA2,
           kind: 'MachineDeployment',
           metadata: { name: `${source.name}-workers`, namespace: source.namespace },
         };
-        await client.patch(
-          { ...key, spec: { replicas: 7 } } as KubernetesObject,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          'application/merge-patch+json',
-        );
+        await mergePatch({ ...key, spec: { replicas: 7 } });
         const verified = await verifyClusterMigration(options(source.namespace));
         if (E.isLeft(verified)) throw new Error(verified.left.message);
         expect(verified.right.differences).toEqual([
@@ -302,14 +307,7 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
         expect(E.isLeft(refused) && refused.left.code).toBe('verification');
         expect(await snapshot(source.namespace)).toEqual(before);
 
-        await client.patch(
-          { ...key, spec: { replicas: source.workers.length } } as KubernetesObject,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          'application/merge-patch+json',
-        );
+        await mergePatch({ ...key, spec: { replicas: source.workers.length } });
         const restored = await snapshot(source.namespace);
         const pruned = await pruneClusterMigration(options(source.namespace));
         if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
@@ -347,16 +345,6 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
 
   it("verify compares a key-pair Secret's data: a key changed since apply stops prune", async () => {
     const source = await newNamespaceWith('aws', 'keys', 1);
-    const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
-    const mergePatch = (object: Record<string, unknown>) =>
-      client.patch(
-        object as KubernetesObject,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        'application/merge-patch+json',
-      );
     const base64 = (text: string) => Buffer.from(text).toString('base64');
     await mergePatch({
       apiVersion: V1ALPHA1,
@@ -540,7 +528,6 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     const source = await newNamespaceWith('aws', 'edited', 1);
     const applied = await applyClusterMigration(options(source.namespace));
     if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
-    const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
     const cluster = {
       apiVersion: V1ALPHA1,
       kind: 'Cluster',
@@ -553,17 +540,10 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
         afterWrite: async () => {
           if (edited) return;
           edited = true;
-          await client.patch(
-            {
-              ...cluster,
-              metadata: { ...cluster.metadata, labels: { edited: 'after-verify' } },
-            } as KubernetesObject,
-            undefined,
-            undefined,
-            undefined,
-            undefined,
-            'application/merge-patch+json',
-          );
+          await mergePatch({
+            ...cluster,
+            metadata: { ...cluster.metadata, labels: { edited: 'after-verify' } },
+          });
         },
       }),
     );
@@ -579,6 +559,18 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     expect(after.get(`${V1ALPHA1}/Cluster/${source.name}`)?.metadata.labels).toEqual({
       edited: 'after-verify',
     });
+    // "run verify, then prune again" (the edit undone first: it is a difference of its own):
+    // verify passes, the targets of what prune deleted are no orphans, and prune finishes.
+    await mergePatch({
+      ...cluster,
+      metadata: { ...cluster.metadata, labels: { edited: null } },
+    });
+    const again = await verifyClusterMigration(options(source.namespace));
+    if (E.isLeft(again)) throw new Error(again.left.message);
+    expect(again.right.differences).toEqual([]);
+    const rest = await pruneClusterMigration(options(source.namespace));
+    if (E.isLeft(rest)) throw new Error(JSON.stringify(rest.left));
+    expect(rest.right.deleted).toEqual([label]);
   });
 
   it('prune keeps a MachineClass that a v1alpha1 MachineSet in another namespace still uses, and says so', async () => {
@@ -637,14 +629,7 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     const gone = source.workers[1]!;
     const machine = { apiVersion: V1ALPHA1, kind: 'Machine', metadata: { name: gone, namespace: ns } };
     // Its finalizer would hold it: cleared first, so it is gone, not being deleted.
-    await client.patch(
-      { ...machine, metadata: { ...machine.metadata, finalizers: null } } as unknown as KubernetesObject,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      'application/merge-patch+json',
-    );
+    await mergePatch({ ...machine, metadata: { ...machine.metadata, finalizers: null } });
     await client.delete(machine as KubernetesObject);
     expect(await list(env.kubeConfig, V1ALPHA1, 'Machine', ns)).not.toContainEqual(
       expect.objectContaining({ metadata: expect.objectContaining({ name: gone }) }),
@@ -671,6 +656,89 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     if (E.isLeft(refused) && refused.left.code === 'verification')
       expect(refused.left.differences).toEqual(orphans);
     expect(await snapshot(ns)).toEqual(before);
+  });
+
+  it('after prune, verify passes again (its record names the sources it deleted) and a second prune is a no-op', async () => {
+    // (verify took every target whose source prune had deleted for an orphan: after a prune,
+    // verify failed for good and a second prune, as the runbook asks after "changed since
+    // verify", refused)
+    const source = await newNamespaceWith('aws', 'pruned', 1);
+    const ns = source.namespace;
+    const plan = await planClusterMigration(options(ns));
+    if (E.isLeft(plan)) throw new Error(plan.left.message);
+    const applied = await applyClusterMigration(options(ns));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const verified = await verifyClusterMigration(options(ns));
+    if (E.isLeft(verified)) throw new Error(verified.left.message);
+    expect(verified.right.differences).toEqual([]);
+    const pruned = await pruneClusterMigration(options(ns));
+    if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
+    expect(pruned.right.deleted).toHaveLength(source.objects);
+
+    const again = await verifyClusterMigration(options(ns));
+    if (E.isLeft(again)) throw new Error(again.left.message);
+    expect(again.right.differences).toEqual([]);
+
+    const before = await snapshot(ns);
+    const writes: string[] = [];
+    const second = await pruneClusterMigration(
+      options(ns, { afterWrite: (w) => writes.push(`${w.verb} ${w.object.kind}/${w.object.name}`) }),
+    );
+    if (E.isLeft(second)) throw new Error(JSON.stringify(second.left));
+    expect(second.right).toMatchObject({ deleted: [], finalizersCleared: [], changedSinceVerify: [] });
+    expect(writes).toEqual([]);
+    expect(await snapshot(ns)).toEqual(before);
+
+    // The record: labelled as capi-kit's, one line per source UID prune deleted.
+    const record = await env.kubeConfig
+      .makeApiClient(CoreV1Api)
+      .readNamespacedConfigMap({ name: PRUNED_RECORD, namespace: ns });
+    expect(record.metadata?.labels).toEqual({ 'app.kubernetes.io/managed-by': 'capi-kit' });
+    expect(
+      record.data?.uids
+        ?.split('\n')
+        .filter((l) => l !== '')
+        .sort(),
+    ).toEqual(plan.right.sources.map((o) => (o.metadata as { uid: string }).uid).sort());
+  });
+
+  it('a malformed prune record stops verify and prune with an error naming the ConfigMap and why', async () => {
+    const source = await newNamespaceWith('aws', 'record', 1);
+    const ns = source.namespace;
+    const applied = await applyClusterMigration(options(ns));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const pruned = await pruneClusterMigration(options(ns));
+    if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const label = `ConfigMap ${ns}/${PRUNED_RECORD}`;
+    const record = await core.readNamespacedConfigMap({ name: PRUNED_RECORD, namespace: ns });
+    const ours = record.metadata?.labels;
+    const cases: { data?: Record<string, string>; labels?: Record<string, string>; why: unknown }[] = [
+      {
+        labels: ours,
+        data: { uids: `${record.data?.uids ?? ''}not-a-uid\u001b[31m\n` },
+        why: expect.stringMatching(/^line \d+ of data\.uids is not a UID: "not-a-uid\\u001b\[31m"$/),
+      },
+      { labels: ours, data: {}, why: 'it has no data.uids' },
+      {
+        data: record.data,
+        why: "it is not labelled app.kubernetes.io/managed-by=capi-kit, so not capi-kit's",
+      },
+    ];
+    for (const { labels, data, why } of cases) {
+      await core.replaceNamespacedConfigMap({
+        name: PRUNED_RECORD,
+        namespace: ns,
+        body: { metadata: { name: PRUNED_RECORD, namespace: ns, labels }, data },
+      });
+      const expected = {
+        code: 'verification',
+        message: expect.stringContaining(`${label}, prune's record of the v1alpha1 objects it deleted`),
+        differences: [{ object: label, message: why }],
+      };
+      expect(await verifyClusterMigration(options(ns))).toEqual(E.left(expected));
+      expect(await pruneClusterMigration(options(ns))).toEqual(E.left(expected));
+    }
   });
 
   it('refuses to overwrite a v1alpha2 object of the same name that it did not create', async () => {
