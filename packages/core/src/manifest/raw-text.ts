@@ -14,8 +14,9 @@ const JSON_TEXT = /^\s*\{/;
  * "x\r  y" where kubectl folds the break and reads "x y", and a file with old Mac line endings
  * did not parse at all. In a JSON text NEL is an ordinary character in a string: left as is.
  *
- * LS and PS (U+2028, U+2029), also YAML 1.1 breaks, are not handled here: go-yaml keeps
- * them as characters in scalars, so a plain replacement would change those strings.
+ * LS and PS (U+2028, U+2029), also YAML 1.1 breaks, cannot be replaced so: go-yaml breaks a
+ * plain scalar or a comment there but keeps them as characters in a quoted or block scalar.
+ * They are refused instead (`refusedCharacter`).
  */
 const LONE_BREAK = /\r(?!\n)|\u0085/;
 const LONE_BREAKS = new RegExp(LONE_BREAK.source, 'g');
@@ -38,10 +39,27 @@ const YAML_REFUSED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is refused
 const JSON_REFUSED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
-/** Where the first character kubectl refuses stands in `text`, and which it is (`U+001B`). */
-export function refusedCharacter(text: string): { offset: number; name: string } | undefined {
-  const found = (JSON_TEXT.test(text) ? JSON_REFUSED : YAML_REFUSED).exec(text);
+/** LS and PS, raw in a YAML text: see `goYamlLineBreaks`. (`a: <LS>` is null to kubectl.) */
+const YAML_AMBIGUOUS_BREAK = /[\u2028\u2029]/;
+
+/**
+ * The first character of `text` kubectl refuses, or reads as a line break where other YAML
+ * readers do not: where it stands, and why (`U+001B is a control character …`).
+ */
+export function refusedCharacter(text: string): { offset: number; message: string } | undefined {
+  const json = JSON_TEXT.test(text);
+  const control = (json ? JSON_REFUSED : YAML_REFUSED).exec(text);
+  const lineBreak = json ? null : YAML_AMBIGUOUS_BREAK.exec(text);
+  const found =
+    lineBreak === null || (control !== null && control.index < lineBreak.index) ? control : lineBreak;
   if (found === null) return undefined;
-  const code = found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-  return { offset: found.index, name: `U+${code}` };
+  const name = `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const why =
+    found === lineBreak
+      ? 'is a line break to kubectl (YAML 1.1) in some places and a character in others'
+      : 'is a control character kubectl refuses in a manifest ("control characters are not allowed")';
+  return {
+    offset: found.index,
+    message: `${name} ${why}; in a string, write it as an escape in double quotes`,
+  };
 }

@@ -276,10 +276,7 @@ function isStackOverflow(message: string): boolean {
 export function readManifest(input: string): E.Either<ManifestError[], ManifestDocument[]> {
   const text = goYamlLineBreaks(input);
   const refused = refusedCharacter(text);
-  if (refused !== undefined) {
-    const why = `${refused.name} is a control character kubectl refuses in a manifest ("control characters are not allowed"); in a string, write it as an escape in double quotes`;
-    return E.left([textError(text, refused.offset, 'yaml-syntax', why)]);
-  }
+  if (refused !== undefined) return E.left([textError(text, refused.offset, 'yaml-syntax', refused.message)]);
   const tooDeep = flowNestingPast(text, MAX_DOCUMENT_DEPTH * 4);
   if (tooDeep !== undefined) {
     const why = `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`;

@@ -195,6 +195,12 @@ describe('readManifest', () => {
         },
       ]);
     }
+    // LS and PS break a plain scalar to go-yaml (`a: <LS>` is null to kubectl) but not a quoted one
+    for (const text of ['a: \u2028\n', 'a: "x\u2029"\n']) {
+      const result = readManifest(text);
+      expect(E.isLeft(result) && result.left[0]!.message).toMatch(/^U\+202[89] is a line break to kubectl/);
+    }
+    expect(documents('{"a": "\u2028"}')[0]!.value).toEqual({ a: '\u2028' });
     // kubectl reads a JSON text with encoding/json, where DEL and C1 may stand raw in a string
     expect(documents('{"a": "x\u007f\u0080"}')[0]!.value).toEqual({ a: 'x\u007f\u0080' });
     expect(documents('a: "\\e\\x7f\\t"\n')[0]!.value).toEqual({ a: '\u001b\u007f\t' });
