@@ -19,10 +19,13 @@ cluster.x-k8s.io/v1alpha2 (v0.2). The runbook is docs/migration.md.
            create, RBAC), then create; safe to run again or after a crash. --dry-run:
            the same with server-side dry runs, nothing persists
   verify   every v1alpha1 object has its v1alpha2 counterpart; ownerReferences point at
-           live UIDs; the Clusters' Secrets are owned by the new Clusters (exit 1 if not)
+           live UIDs; the Clusters' Secrets are owned by the new Clusters; no object apply
+           created has lost its source, unless prune deleted it (exit 1 if not)
   prune    runs verify, then clears the finalizers of the v1alpha1 objects and deletes
-           them. Needs --confirm. STOP THE v0.1 CONTROLLERS FIRST (scale their
-           StatefulSets/Deployments to 0): prune warns when it finds one running.
+           them, first recording their UIDs in the ConfigMap capi-kit-migrate-pruned of
+           their namespace (keep it: verify reads it). Needs --confirm. STOP THE v0.1
+           CONTROLLERS FIRST (scale their StatefulSets/Deployments to 0): prune warns
+           when it finds one running.
 
 Options:
   -n, --namespace NS   the namespace (default: the kubeconfig context's, else default)
