@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import {
+  type Alias,
   type Document,
+  isAlias,
   isCollection,
   isMap,
   isPair,
@@ -53,10 +55,19 @@ export const yamlParseOptions = {
 } as const;
 
 /**
- * How many nodes aliases may expand to in one document. A real manifest uses a handful;
- * an alias bomb (each anchor aliasing the previous one ten times) passes this at once.
+ * How far aliases may expand a manifest: its size with every alias (and merge key) replaced
+ * by what it names, counted as nodes plus the characters of their strings, may not pass
+ * `aliasExpansionBudget(text.length)`. Nodes and characters share one budget because either
+ * is what readers pay for: a 10,000-node list aliased 3,000 times, or a 1 MB string aliased
+ * 5,000 times, is small to parse but hundreds of MB (or more than a JS string holds) to write
+ * out. A manifest without aliases counts at most about twice its length (a node and its text
+ * take a character or more of input each); a real one expands aliases little, so 10 times
+ * its length, and at least this, is generous, while an alias bomb passes it at once.
  */
-export const MAX_ALIAS_EXPANSION = 10_000;
+export const MAX_ALIAS_EXPANSION = 1_000_000;
+
+/** The budget of `MAX_ALIAS_EXPANSION`: nodes plus characters a manifest of `length` may expand to. */
+export const aliasExpansionBudget = (length: number) => Math.max(MAX_ALIAS_EXPANSION, 10 * length);
 
 /** Deepest nesting a document may have. Real objects stay under 30; the walks over them recurse. */
 export const MAX_DOCUMENT_DEPTH = 256;
@@ -221,6 +232,86 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
 }
 
 /**
+ * Walks a document as its value would be after aliases are expanded, adding to `expanded.size`
+ * each node (1) and its string's characters, and for an alias the size of the node it names;
+ * merge keys (`<<: *a`, `<<: [*a, *b]`) are aliases too, counted in full. Sizes are kept per
+ * anchored node, so the walk is linear in the document however deep aliases nest. Refuses the
+ * alias that takes the size past `budget`, an alias inside the node it names (which `toJS`
+ * would turn into a cycle: JSON cannot hold one) and an alias with no anchor before it.
+ *
+ * Each alias is then made to resolve to its node at once: the `yaml` package's own lookup
+ * scans every anchor and alias before it, quadratic in their number (20,000 aliases took
+ * 4 s). An anchor is looked up as there: the last node with that name before the alias.
+ * The walk's recursion is bounded by MAX_DOCUMENT_DEPTH (`nodeProblems` runs first).
+ */
+function aliasProblem(doc: Document.Parsed, expanded: { size: number }, budget: number): Problem | undefined {
+  const anchors = new Map<string, Node>();
+  const sizes = new Map<Node, number>();
+  const open = new Set<Node>();
+  const resolved: [Alias, Node][] = [];
+  const walk = (node: unknown): Problem | undefined => {
+    if (isPair(node)) return walk(node.key) ?? walk(node.value);
+    if (isAlias(node)) {
+      const offset = node.range?.[0] ?? 0;
+      const target = anchors.get(node.source);
+      if (target === undefined)
+        return {
+          offset,
+          code: 'yaml-syntax',
+          message: `unresolved alias *${node.source} (the anchor must be set before the alias)`,
+        };
+      if (open.has(target))
+        return {
+          offset,
+          code: 'too-many-aliases',
+          message: `alias *${node.source} is inside the node it names and would expand without end`,
+        };
+      resolved.push([node, target]);
+      expanded.size += sizes.get(target) ?? 0;
+      return expanded.size > budget
+        ? {
+            offset,
+            code: 'too-many-aliases',
+            message: `aliases expand to more than ${budget} nodes and characters (a YAML alias bomb?)`,
+          }
+        : undefined;
+    }
+    if (!isScalar(node) && !isCollection(node)) return undefined;
+    const start = expanded.size;
+    const anchor = node.anchor;
+    if (anchor !== undefined) {
+      anchors.set(anchor, node);
+      open.add(node);
+    }
+    expanded.size += 1 + (isScalar(node) && typeof node.value === 'string' ? node.value.length : 0);
+    if (isMap(node) || isSeq(node)) {
+      for (const item of node.items) {
+        const problem = walk(item);
+        if (problem !== undefined) return problem;
+      }
+    }
+    if (anchor !== undefined) {
+      open.delete(node);
+      sizes.set(node, expanded.size - start);
+    }
+    return undefined;
+  };
+  const problem = walk(doc.contents);
+  if (problem !== undefined) return problem;
+  for (const [alias, target] of resolved) {
+    const lookup = alias.resolve;
+    // The target is converted before its aliases, except an anchor `toJS` skipped (a merge
+    // key's inline map): the package's own lookup converts that one.
+    const resolve: Alias['resolve'] = (within, ctx) =>
+      ctx === undefined || ctx.anchors.has(target)
+        ? (target as ReturnType<Alias['resolve']>)
+        : lookup.call(alias, within, ctx);
+    Object.defineProperty(alias, 'resolve', { value: resolve, configurable: true });
+  }
+  return undefined;
+}
+
+/**
  * Where flow brackets (`[`, `{`, outside quotes and comments) first nest past `limit`, found
  * before parsing: the parser's time and stack grow with the nesting, so JSON nested 100,000
  * deep is refused here in one linear pass. (Block nesting is bounded by the line count.)
@@ -299,6 +390,9 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
     const pos = lineCounter.linePos(offset);
     return { code, index, line: pos.line, column: pos.col, ...(path !== undefined && { path }), message };
   };
+  // One budget for the whole manifest, so that many documents cannot each spend it.
+  const budget = aliasExpansionBudget(text.length);
+  const expanded = { size: 0 };
   let index = 0;
   for (const doc of docs) {
     if (doc.errors.length === 0 && isEmpty(doc)) continue;
@@ -326,27 +420,19 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
       });
     }
     if (doc.errors.length === 0) {
-      const problem = nodeProblems(doc);
+      const problem = nodeProblems(doc) ?? aliasProblem(doc, expanded, budget);
       const start = doc.contents?.range[0] ?? doc.range[0];
       if (problem !== undefined) {
         errors.push(at(index, problem.offset, problem.code, problem.message));
       } else {
         let value: unknown;
         try {
-          value = doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSION });
+          // aliasProblem bounds what aliases expand to; the package's own count (of alias
+          // uses, not of their size) would only refuse harmless manifests, so it is off.
+          value = doc.toJS({ maxAliasCount: -1 });
         } catch (error) {
-          // The `yaml` package throws a ReferenceError when aliases expand past the limit.
           const message = error instanceof Error ? error.message : String(error);
-          errors.push(
-            /alias/i.test(message)
-              ? at(
-                  index,
-                  start,
-                  'too-many-aliases',
-                  `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a YAML alias bomb?)`,
-                )
-              : at(index, start, 'yaml-syntax', shortMessage(message)),
-          );
+          errors.push(at(index, start, 'yaml-syntax', shortMessage(message)));
           index += 1;
           continue;
         }
