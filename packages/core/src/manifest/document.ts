@@ -12,12 +12,15 @@ export interface ManifestDocument {
 
 /**
  * Why a document cannot be read, tagged `code` like every capi-kit error:
- * - `yaml-syntax`: the YAML parser's own error;
+ * - `yaml-syntax`: the YAML parser's own error, an unresolved alias, or a raw character
+ *   kubectl refuses (a control character, LS or PS);
  * - `too-deep`: nesting past `MAX_DOCUMENT_DEPTH`;
- * - `too-many-aliases`: aliases expand past `MAX_ALIAS_EXPANSION` nodes (an alias bomb);
- * - `duplicate-key`: a mapping repeats a key;
- * - `not-json`: a value JSON cannot carry unchanged (a non-JSON tag, a non-scalar key,
- *   NaN or infinity, an integer a float would round);
+ * - `too-many-aliases`: aliases expand the manifest past `aliasExpansionBudget` nodes and
+ *   string characters (an alias bomb), or an alias sits inside the node it names;
+ * - `duplicate-key`: a mapping repeats a key (as kubectl names keys), or has a merge key
+ *   (`<<`) that is not its first and only one;
+ * - `not-json`: a value JSON cannot carry unchanged (a non-JSON tag, a null or non-scalar
+ *   key, NaN or infinity, an integer a float would round, an unpaired surrogate);
  * - `unsafe-text`: a control character or lone surrogate in a name, label or annotation
  *   (with its `path`).
  */
