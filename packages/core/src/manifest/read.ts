@@ -349,6 +349,9 @@ function textError(text: string, offset: number, code: ManifestErrorCode, messag
   };
 }
 
+const SKIPPED_AFTER_END =
+  'kubectl skips a document that follows `...` without a `---` line before it; start it with `---`';
+
 /** The parser overflowing its stack on deep nesting: reported as the nesting, once. */
 function isStackOverflow(message: string): boolean {
   return /call stack|stack overflow/i.test(message);
@@ -396,6 +399,13 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
   let index = 0;
   for (const doc of docs) {
     if (doc.errors.length === 0 && isEmpty(doc)) continue;
+    // kubectl splits a manifest at `---` lines and reads the first document of each part: a
+    // document after `...` with no `---` before it is one it silently skips.
+    if (doc !== docs[0] && doc.directives?.docStart !== true) {
+      errors.push(at(index, doc.range[0], 'yaml-syntax', SKIPPED_AFTER_END));
+      index += 1;
+      continue;
+    }
     const overflow = doc.errors.find((e) => isStackOverflow(e.message));
     if (overflow !== undefined) {
       errors.push(

@@ -206,6 +206,23 @@ describe('readManifest', () => {
     expect(documents('a: "\\e\\x7f\\t"\n')[0]!.value).toEqual({ a: '\u001b\u007f\t' });
   });
 
+  it('refuses a document after `...` without `---`, which kubectl skips; with `---` it is read', () => {
+    const skipped = readManifest('a: 1\n...\nb: 2\n');
+    expect(E.isLeft(skipped) && skipped.left).toEqual([
+      {
+        code: 'yaml-syntax',
+        index: 1,
+        line: 3,
+        column: 1,
+        message: expect.stringContaining('kubectl skips'),
+      },
+    ]);
+    expect(documents('---\na: 1\n...\n---\nb: 2\n...\n# end\n').map((d) => d.value)).toEqual([
+      { a: 1 },
+      { b: 2 },
+    ]);
+  });
+
   it('reports every syntax error with document, line and column', () => {
     const text = ['a: 1', '---', 'b: [1', '---', 'c: {x: 1, x: 2}', ''].join('\n');
     const result = readManifest(text);
