@@ -87,11 +87,12 @@ export function conversionInput(value: unknown): E.Either<ConversionError, Conve
     ...identity(value),
     ...f,
   });
-  const mistyped = mistypedTypeMeta(value);
-  if (mistyped !== undefined) return E.left(fail(mistyped));
-  if (typeof apiVersion !== 'string' || apiVersion === '')
-    return E.left(fail({ path: 'apiVersion', message: 'is missing' }));
-  if (typeof kind !== 'string' || kind === '') return E.left(fail({ path: 'kind', message: 'is missing' }));
+  if (typeof apiVersion !== 'string' || apiVersion === '' || typeof kind !== 'string' || kind === '') {
+    const mistyped = mistypedTypeMeta(value);
+    if (mistyped !== undefined) return E.left(fail(mistyped));
+    const missing = typeof apiVersion !== 'string' || apiVersion === '' ? 'apiVersion' : 'kind';
+    return E.left(fail({ path: missing, message: 'is missing' }));
+  }
   return E.right({ object: value, apiVersion, kind, fail });
 }
 

@@ -83,15 +83,16 @@ export function decode(value: unknown, options: DecodeOptions = {}): E.Either<De
       message: 'not a Kubernetes object (expected a JSON/YAML mapping)',
     });
   }
-  const mistyped = mistypedTypeMeta(value);
+  const apiVersion = typeMetaField(value, 'apiVersion');
+  const kind = typeMetaField(value, 'kind');
+  // (only an object without both strings is asked why: decoding valid objects pays nothing)
+  const mistyped = apiVersion === undefined || kind === undefined ? mistypedTypeMeta(value) : undefined;
   if (mistyped !== undefined)
     return E.left({
       code: 'invalid-type-meta',
       path: mistyped.path,
       message: `${mistyped.path}: ${mistyped.message}`,
     });
-  const apiVersion = typeMetaField(value, 'apiVersion');
-  const kind = typeMetaField(value, 'kind');
   const codec =
     apiVersion === undefined || kind === undefined
       ? undefined
