@@ -304,13 +304,16 @@ describe('writeManifest quotes strings another YAML reader would take for someth
     expect(values(out)).toEqual([{ key: text }]);
   });
 
+  /** `text` is written as one double-quoted line matching `written`, and reads back unchanged. */
+  const expectDoubleQuoted = (text: string, written: RegExp) => {
+    const out = writeManifest([{ key: text }], 'yaml');
+    expect(out).toMatch(written);
+    expect(values(out)).toEqual([{ key: text }]);
+  };
+
   it.each(['x\u2028y', '\u2029', 'a\u0085b', 'line\nand\u2028'])(
     '%j, with a character go-yaml reads as a line break, is written escaped in double quotes',
-    (text) => {
-      const out = writeManifest([{ key: text }], 'yaml');
-      expect(out).toMatch(/^key: "[^\u0085\u2028\u2029]*"\n$/);
-      expect(values(out)).toEqual([{ key: text }]);
-    },
+    (text) => expectDoubleQuoted(text, /^key: "[^\u0085\u2028\u2029]*"\n$/),
   );
 
   // go-yaml (kubectl) refuses DEL, the C1 controls and U+FFFE/U+FFFF raw anywhere in a file
@@ -320,23 +323,14 @@ describe('writeManifest quotes strings another YAML reader would take for someth
   );
   it.each(refusedRaw.flatMap((c) => [c, `a${c}b`, `line\n${c}`]))(
     '%j, with a character go-yaml refuses raw, is written escaped in double quotes',
-    (text) => {
-      const out = writeManifest([{ key: text }], 'yaml');
-      expect(out).not.toMatch(/[\u007f-\u009f\ufffe\uffff]/);
-      expect(out).toMatch(/^key: ".*"\n$/);
-      expect(values(out)).toEqual([{ key: text }]);
-    },
+    (text) => expectDoubleQuoted(text, /^key: "[^\n\u007f-\u009f\ufffe\uffff]*"\n$/),
   );
 
   // A block scalar whose first line starts with a tab is refused by go-yaml ("found a tab
   // character where an indentation space is expected"); a later tab-led line is fine.
   it.each(['\ta\nb\n', '\n\ta', '  \n\tx\ny', '\t\t\n'])(
     '%j, whose first line starts with a tab, is written double-quoted, not as a block',
-    (text) => {
-      const out = writeManifest([{ key: text }], 'yaml');
-      expect(out).toMatch(/^key: ".*"\n$/);
-      expect(values(out)).toEqual([{ key: text }]);
-    },
+    (text) => expectDoubleQuoted(text, /^key: ".*"\n$/),
   );
 
   it('a multi-line string with a later tab-led line stays a block scalar', () => {
