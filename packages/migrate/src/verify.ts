@@ -70,15 +70,20 @@ function sourceNamed(object: JsonObject, to: MigrationTarget): ObjectKey | undef
  * Why an object `apply` created (it has the source-UID annotation) is not in the plan: its
  * v1alpha1 source was deleted since, is being deleted, or no longer converts to it.
  */
-function orphanedBecause(object: JsonObject, uid: string, plan: MigrationPlan): string {
-  const source = plan.sources.find((s) => uidOf(s) === uid);
+function orphanedBecause(
+  object: JsonObject,
+  uid: string,
+  sources: ReadonlyMap<string | undefined, JsonObject>,
+  to: MigrationTarget,
+): string {
+  const source = sources.get(uid);
   if (source !== undefined) {
     const label = labelOf(keyOf(source));
     return isBeingDeleted(source)
       ? `its v1alpha1 source ${label} is being deleted`
       : `its v1alpha1 source ${label} no longer converts to it`;
   }
-  const named = sourceNamed(object, plan.to);
+  const named = sourceNamed(object, to);
   return `its v1alpha1 source ${named === undefined ? `(UID ${uid})` : labelOf(named)} no longer exists`;
 }
 
@@ -200,7 +205,8 @@ export async function verify(api: ClusterApi, plan: MigrationPlan, scope: Scope)
   });
   // A source gone because prune deleted it (its record says so) leaves no orphan: that
   // migration is done. The record is read only in the namespaces where a source is gone.
-  const present = new Set(plan.sources.map(uidOf));
+  // (by UID, looked up once per orphan: many orphans must not each scan every source)
+  const present = new Map(plan.sources.map((source) => [uidOf(source), source]));
   const gone = unplanned.filter(({ uid }) => !present.has(uid));
   const pruned = await readPruned(
     api,
@@ -210,7 +216,7 @@ export async function verify(api: ClusterApi, plan: MigrationPlan, scope: Scope)
     .filter(({ uid }) => present.has(uid) || !pruned.has(uid))
     .map(({ object, uid }) => ({
       object: labelOf(keyOf(object)),
-      message: orphanedBecause(object, uid, plan),
+      message: orphanedBecause(object, uid, present, plan.to),
     }));
   // (the lists ran concurrently: sorted, the report reads the same every run)
   orphans.sort((a, b) => a.object.localeCompare(b.object));
