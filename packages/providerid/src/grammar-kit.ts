@@ -92,14 +92,28 @@ export function foldUUID(s: string): string {
   return isUUID(s) ? s.toLowerCase() : s;
 }
 
-/** A segment that is non-empty and free of '/' and white space. */
-export function isToken(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) {
+/**
+ * Why `s` cannot be a field read from one segment of an ID, or undefined when it can: a
+ * field is non-empty, free of '/', white space (space and below), DEL and the C1 controls
+ * (U+0080–U+009F; U+009B is CSI, a terminal escape), and not "." or ".." (a tool that
+ * builds an API URL from the fields would step out of its path). One scan of the
+ * characters; the answer is a fixed phrase for "<the field> …" messages.
+ */
+export function tokenFault(s: string): string | undefined {
+  const n = s.length;
+  if (n === 0) return 'is empty';
+  for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x2f || c <= 0x20 || c === 0x7f) return false;
+    if (c <= 0x20 || (c >= 0x7f && c <= 0x9f)) return 'contains white space or a control character';
+    if (c === 0x2f) return 'contains "/"';
   }
-  return true;
+  // Only a one- or two-character value that starts and ends with '.' is "." or "..".
+  return n <= 2 && s.charCodeAt(0) === 0x2e && s.charCodeAt(n - 1) === 0x2e ? 'is "." or ".."' : undefined;
+}
+
+/** A segment that can be a field: see `tokenFault`. */
+export function isToken(s: string): boolean {
+  return tokenFault(s) === undefined;
 }
 
 /**
@@ -170,13 +184,8 @@ export function readSegments(
   for (let i = 0; i < names.length; i++) {
     const { name, optional, label = name } = names[i]!;
     const value = segments[i]!;
-    if (!(optional && value === '') && !isToken(value)) {
-      return invalidField(
-        cloud,
-        name,
-        `${label} ${optional ? 'contains' : 'is empty or contains'} "/" or spaces`,
-      );
-    }
+    const fault = optional && value === '' ? undefined : tokenFault(value);
+    if (fault !== undefined) return invalidField(cloud, name, `${label} ${fault}`);
     fields[name] = value;
   }
   return right(fields as ProviderIDFields);
@@ -239,11 +248,14 @@ export interface TokenRule {
   readonly canonical?: (token: string) => string;
 }
 
+const OPAQUE_EXPECTED =
+  'a non-empty ID without "/", white space or control characters, other than "." and ".."';
+
 export const tokenRules = {
-  /** Any non-empty segment without '/' or white space. */
-  opaque: { test: isToken, expected: 'a non-empty ID without "/" or spaces' },
+  /** Any segment that can be a field (see `tokenFault`). */
+  opaque: { test: isToken, expected: OPAQUE_EXPECTED },
   /** A UUID or other opaque token; UUIDs compare case-insensitively. */
-  opaqueUUID: { test: isToken, expected: 'a non-empty ID without "/" or spaces', fold: foldUUID },
+  opaqueUUID: { test: isToken, expected: OPAQUE_EXPECTED, fold: foldUUID },
   /** A decimal integer (Go strconv.Atoi / ParseInt 64, no sign). */
   int64: {
     test: isInt64Text,

@@ -29,6 +29,7 @@ export {
   type SingleTokenCloud,
   singleTokenGrammar,
   type TokenRule,
+  tokenFault,
   tokenRules,
 } from './grammar-kit.js';
 export { structuralIdentity } from './identity.js';

@@ -7,6 +7,7 @@ import {
   type ProviderIDFields,
   readAfterScheme,
   readField,
+  tokenFault,
 } from '../kit.js';
 
 const CLOUD = 'aws';
@@ -37,13 +38,14 @@ function splitHost(rest: string): [host: string, path: string] {
   return slash < 0 ? [rest, ''] : [rest.slice(0, slash), rest.slice(slash)];
 }
 
-/** Space, a C0 control, DEL or a C1 control (U+0080–U+009F, e.g. U+009B, CSI). */
-function hasSpaceOrControl(token: string): boolean {
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
-    if (c <= 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
-  }
-  return false;
+/**
+ * The error for a zone, middle token or instance ID that cannot be a field (white space, a
+ * control character, "." or ".."; see tokenFault), if it cannot. The zone and middle
+ * tokens may be empty.
+ */
+function badToken(field: string, token: string): FieldsResult | undefined {
+  const fault = token === '' ? undefined : tokenFault(token);
+  return fault === undefined ? undefined : invalidField(CLOUD, field, `the ${field} ${fault}`);
 }
 
 /**
@@ -62,15 +64,14 @@ function readPath(host: string, path: string, scheme: string): FieldsResult {
       `'${instanceId}' is not an EC2 instance ID (i-…) or a Fargate node name (fargate-…)`,
     );
   }
-  const spaced = hasSpaceOrControl(zone)
-    ? 'zone'
-    : middle.some(hasSpaceOrControl)
-      ? 'middle'
-      : hasSpaceOrControl(instanceId)
-        ? 'instanceId'
-        : undefined;
-  if (spaced !== undefined)
-    return invalidField(CLOUD, spaced, `white space or a control character in the ${spaced}`);
+  const badZone = badToken('zone', zone);
+  if (badZone) return badZone;
+  for (const token of middle) {
+    const badMiddle = badToken('middle', token);
+    if (badMiddle) return badMiddle;
+  }
+  const badInstance = badToken('instanceId', instanceId);
+  if (badInstance) return badInstance;
   const fields: ProviderIDFields = { scheme, zone, instanceId, kind: fargate ? 'fargate' : 'ec2' };
   return right(middle.length > 0 ? { ...fields, middle: middle.join('/') } : fields);
 }

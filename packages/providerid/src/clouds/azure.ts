@@ -4,13 +4,13 @@ import {
   type FieldsResult,
   formatFields,
   invalidField,
-  isToken,
   malformed,
   type ProviderIDError,
   type ProviderIDFields,
   providerIDError,
   readAfterScheme,
   readField,
+  tokenFault,
 } from '../kit.js';
 
 const CLOUD = 'azure';
@@ -66,6 +66,12 @@ const segments = {
   },
 };
 
+/** The error for a name of the path that cannot be a field (see tokenFault), if it cannot. */
+function badName(field: string, label: string, name: string): FieldsResult | undefined {
+  const fault = tokenFault(name);
+  return fault === undefined ? undefined : invalidField(CLOUD, field, `${label} ${fault}`);
+}
+
 /**
  * Reads an ARM resource path `/subscriptions/<sub>/resourceGroups/<rg>/providers/
  * Microsoft.Compute/virtualMachines/<vm>` or `…/virtualMachineScaleSets/<vmss>/
@@ -85,20 +91,24 @@ function readResourcePath(path: string, scheme: string): FieldsResult {
   }
   const subscriptionId = s.text(2);
   const resourceGroup = s.text(4);
-  if (!isToken(subscriptionId)) return invalidField(CLOUD, 'subscriptionId', 'the subscription ID is empty');
-  if (!isToken(resourceGroup)) return invalidField(CLOUD, 'resourceGroup', 'the resource group is empty');
+  const bad =
+    badName('subscriptionId', 'the subscription ID', subscriptionId) ??
+    badName('resourceGroup', 'the resource group', resourceGroup);
+  if (bad) return bad;
   const base = { scheme, subscriptionId, resourceGroup };
   if (s.count === 9 && s.is(7, 'virtualmachines')) {
     const vmName = s.text(8);
-    if (!isToken(vmName)) return invalidField(CLOUD, 'vmName', 'the VM name is empty');
+    const badVM = badName('vmName', 'the VM name', vmName);
+    if (badVM) return badVM;
     return right({ ...base, resourceType: 'virtualMachines', vmName, variant: 'vm' });
   }
   if (s.count === 11 && s.is(7, 'virtualmachinescalesets') && s.is(9, 'virtualmachines')) {
     const vmssName = s.text(8);
     const vmssInstanceId = s.text(10);
-    if (!isToken(vmssName)) return invalidField(CLOUD, 'vmssName', 'the scale set name is empty');
-    if (!isToken(vmssInstanceId))
-      return invalidField(CLOUD, 'vmssInstanceId', 'the scale set instance ID is empty');
+    const badVMSS =
+      badName('vmssName', 'the scale set name', vmssName) ??
+      badName('vmssInstanceId', 'the scale set instance ID', vmssInstanceId);
+    if (badVMSS) return badVMSS;
     // Uniform instances are numbered; a flexible-orchestration VM appears under its
     // scale set by VM name (`<vmss>_<hash>`).
     const uniform = DIGITS.test(vmssInstanceId);

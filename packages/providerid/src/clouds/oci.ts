@@ -6,13 +6,15 @@ import {
   invalidField,
   isToken,
   readAfterScheme,
+  tokenFault,
 } from '../kit.js';
 
 const CLOUD = 'oci';
 const OCID_PREFIX = 'ocid1.';
 
 function readOCID(rest: string, scheme: string): FieldsResult {
-  if (!isToken(rest)) return invalidField(CLOUD, 'ocid', 'the OCID is empty or contains "/" or spaces');
+  const fault = tokenFault(rest);
+  if (fault !== undefined) return invalidField(CLOUD, 'ocid', `the OCID ${fault}`);
   return right({ scheme, ocid: rest });
 }
 

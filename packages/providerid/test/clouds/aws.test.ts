@@ -49,7 +49,7 @@ describe('awsProviderID', () => {
     if (isRight(r)) throw new Error('parsed');
     expect(r.left).toMatchObject({
       field,
-      message: expect.stringContaining(`white space or a control character in the ${field}`),
+      message: expect.stringContaining(`the ${field} contains white space or a control character`),
     });
   });
 
