@@ -188,7 +188,7 @@ export function convertKind(
   // (read once by diff, then dropped: it shares structure with `out` and `rest`)
   const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', undefined, true);
   let all = diff(rest, back);
-  if (stash !== undefined) all = withoutGenerated(all, rest, stash.generated);
+  if (stash !== undefined) all = withoutGenerated(all, rest, id, stash.generated);
   unshare(out, owned, fresh);
   // What no stash may restore (owner references, bootstrap data, …) is not written into one:
   // it is reported as lost instead, since a stash carrying it would be refused on the way back.

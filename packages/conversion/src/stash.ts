@@ -137,16 +137,32 @@ export function applyStash(
 const FEW_GENERATED = 8;
 
 /**
- * Drops entries under plug-in generated paths while those fields still hold generated values.
- * Linear in entries + generated paths (PathPrefixes), not their product.
+ * Whether a generated reference (`{name, namespace}`, or a bootstrap's `{configRef: …}`)
+ * names `id`: plug-ins name what they generate after the object, so going up again they
+ * make references to the object's current name and namespace, not to the ones in the stash.
+ */
+function namesObject(value: Json, id: { name?: string; namespace?: string }): boolean {
+  if (!isObject(value)) return false;
+  const ref = isObject(value.configRef) ? value.configRef : value;
+  return ref.name === id.name && ref.namespace === id.namespace;
+}
+
+/**
+ * Drops entries under plug-in generated paths while those fields still hold the generated
+ * values and those still name the object (`id`, read from `object`): only then does the
+ * plug-in make them again. Otherwise (edited, or the object renamed or moved) every entry
+ * stays. Linear in entries + generated paths (PathPrefixes), not their product.
  */
 export function withoutGenerated(
   entries: readonly StashEntry[],
   object: JsonObject,
+  id: { name?: string; namespace?: string },
   generated: Stash['generated'],
 ): StashEntry[] {
   if (generated === undefined || generated.length === 0) return [...entries];
-  for (const g of generated) if (!deepEqual(getPath(object, g.path), g.value)) return [...entries];
+  for (const g of generated) {
+    if (!deepEqual(getPath(object, g.path), g.value) || !namesObject(g.value, id)) return [...entries];
+  }
   // A checked stash lists each of its hop's few generated paths at most once: comparing
   // every entry with each is linear too, and builds no trie.
   if (generated.length <= FEW_GENERATED) {

@@ -26,19 +26,23 @@ describe('PathPrefixes', () => {
 
 describe('withoutGenerated', () => {
   it('drops the entries under generated paths while those still hold their generated values', () => {
-    const object = { spec: { infrastructureRef: { name: 'm' }, bootstrap: { configRef: { name: 'b' } } } };
+    const id = { name: 'm' };
+    const object = { spec: { infrastructureRef: { name: 'm' }, bootstrap: { configRef: { name: 'm' } } } };
     const generated: { path: string[]; value: Json }[] = [
       { path: ['spec', 'infrastructureRef'], value: { name: 'm' } },
-      { path: ['spec', 'bootstrap'], value: { configRef: { name: 'b' } } },
+      { path: ['spec', 'bootstrap'], value: { configRef: { name: 'm' } } },
     ];
     const entries = [
       { path: ['spec', 'infrastructureRef', 'namespace'], value: 'default' },
       { path: ['spec', 'bootstrapped'], value: true },
       { path: ['metadata', 'labels', 'a'], value: 'b' },
     ];
-    expect(withoutGenerated(entries, object, generated)).toEqual(entries.slice(1));
+    expect(withoutGenerated(entries, object, id, generated)).toEqual(entries.slice(1));
     // Edited since: every entry is kept.
     const edited = { spec: { ...object.spec, infrastructureRef: { name: 'other' } } };
-    expect(withoutGenerated(entries, edited, generated)).toEqual(entries);
+    expect(withoutGenerated(entries, edited, id, generated)).toEqual(entries);
+    // The object renamed or moved since: the plug-in would name them otherwise, so every entry is kept.
+    expect(withoutGenerated(entries, object, { name: 'renamed' }, generated)).toEqual(entries);
+    expect(withoutGenerated(entries, object, { name: 'm', namespace: 'ns' }, generated)).toEqual(entries);
   });
 });

@@ -85,6 +85,25 @@ describe('stash annotation on converted objects', () => {
     expect((down.right.object.spec as JsonObject).taints).toEqual(machine.spec.taints);
   });
 
+  // The generated references are left out of the stash because the plug-in makes them again
+  // going up, but it names them after the object: once the object's name or namespace is
+  // not the one they were made for, the way back must keep them, or they would silently
+  // point at objects of the new name.
+  it.each([
+    ['renamed', { name: 'renamed' }],
+    ['moved to a namespace', { namespace: 'elsewhere' }],
+  ])('references generated for the object survive a round trip once it is %s', (_, edit) => {
+    const v2 = up();
+    Object.assign(v2.metadata as JsonObject, edit);
+    const down = convertObject(v2, V1ALPHA1);
+    if (E.isLeft(down)) throw new Error(JSON.stringify(down.left));
+    const back = convertObject(down.right.object, V1ALPHA2, { plugins: [awsConversionPlugin] });
+    if (E.isLeft(back)) throw new Error(JSON.stringify(back.left));
+    const spec = back.right.object.spec as JsonObject;
+    expect(spec.infrastructureRef).toEqual((v2.spec as JsonObject).infrastructureRef);
+    expect(spec.bootstrap).toEqual((v2.spec as JsonObject).bootstrap);
+  });
+
   it('a corrupt annotation is an error naming it', () => {
     const v2 = up();
     ((v2.metadata as JsonObject).annotations as JsonObject)[CONVERSION_DATA_ANNOTATION] = '{not json';

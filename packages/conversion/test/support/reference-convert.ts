@@ -110,7 +110,7 @@ export function referenceConvertKind(
   }
   const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', [], true);
   let all = diff(rest, back);
-  if (stash !== undefined) all = withoutGenerated(all, rest, stash.generated);
+  if (stash !== undefined) all = withoutGenerated(all, rest, identity(rest), stash.generated);
   const { kept: entries, refused } = partitionStashEntries(all, rules, namespace);
   for (const refusal of refused) {
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
