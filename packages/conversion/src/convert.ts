@@ -1,4 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { joinStack, splitStack } from './chain/stack.js';
+import { isChainVersion } from './chain/versions.js';
 import type { ConversionError, ConversionFailure } from './errors.js';
 import { KIND_TABLES, type KindTable, tableStashRules } from './kind-table.js';
 import { type AppliedMove, moveObject } from './moves.js';
@@ -137,6 +139,10 @@ export function convertKind(
   const id = identity(rest);
   const namespace = id.namespace;
   if (stash !== undefined) {
+    // A stack of stashes, or one for a later version's way back: the chain's to unpack.
+    if (stash.stacked === true || (stash.restores !== to && isLaterVersion(stash.restores))) {
+      return convertUnderStack(input, kind, direction, options);
+    }
     if (stash.restores !== to) {
       return E.left({
         code: 'stash-malformed',
@@ -220,6 +226,32 @@ export function convertKind(
     warnings,
   };
   return E.right({ object: out, generated: generatedObjects, report });
+}
+
+function isLaterVersion(version: string): boolean {
+  return isChainVersion(version) && version !== V1ALPHA1 && version !== V1ALPHA2;
+}
+
+/**
+ * `convertKind` of an object whose annotation holds a stack of stashes (chain/stack.ts): the
+ * one restoring the target is applied and the others are put back, in their order, under the
+ * stash this conversion writes. Going v1alpha3 → v1alpha2 → v1alpha1, say, the v1alpha1
+ * fields lie under the stash that keeps the v1alpha3 ones for the way back up.
+ */
+function convertUnderStack(
+  input: JsonObject,
+  kind: ConvertibleKind,
+  direction: Direction,
+  options: ConvertOptions,
+): E.Either<ConversionFailure, ObjectConversion> {
+  const split = splitStack(input, sourceVersion(direction), targetVersion(direction));
+  if (E.isLeft(split)) return E.left({ code: 'stash-malformed', ...split.left });
+  const result = convertKind(split.right.object, kind, direction, options);
+  if (E.isLeft(result) || split.right.buried.text === undefined) return result;
+  const object = joinStack(result.right.object, split.right.buried);
+  const size = checkStashedAnnotations(object);
+  if (E.isLeft(size)) return size;
+  return E.right({ ...result.right, object });
 }
 
 /**

@@ -54,6 +54,12 @@ export interface Stash {
   readonly generated?: readonly { readonly path: readonly string[]; readonly value: Json }[];
   /** Set when writing the annotation had to create `metadata` or `metadata.annotations`. */
   readonly created?: 'metadata' | 'annotations';
+  /**
+   * Set when other stashes lie under this one (`below`, written by the chain's later hops):
+   * only the chain's stack (chain/stack.ts) reads them, so a reader of this stash alone must
+   * not consume it, or they would be dropped.
+   */
+  readonly stacked?: true;
 }
 
 /**
@@ -280,6 +286,7 @@ function decodeStash(text: string): E.Either<string, Stash> {
     entries,
     ...(generated.length > 0 ? { generated } : {}),
     ...(created === undefined ? {} : { created }),
+    ...(raw.below === undefined ? {} : { stacked: true }),
   });
 }
 

@@ -134,7 +134,14 @@ describe('stacks the fast path leaves to the full split give the same result or 
 // `splitStack(joinStack(…))` answers. Stacks of 0-17 stashes, values nested up to 101 deep
 // (the depth check's edge), stashes past the annotation size limit, `created` markers.
 describe('splitPending is splitStack of the joined object', () => {
-  const VERSIONS = ['v/a', 'v/b', 'v/c'] as const;
+  // Three chain versions and one that is none: a hop may look under stashes for the way back
+  // the other way (`layerFor`), which only chain versions are.
+  const VERSIONS = [
+    'cluster.x-k8s.io/v1alpha3',
+    'cluster.x-k8s.io/v1alpha4',
+    'cluster.x-k8s.io/v1beta1',
+    'v/a',
+  ] as const;
   // Mostly small values, so that long stacks stay under the limits and reach MAX_STACK.
   const stashValue = fc.oneof(
     { weight: 12, arbitrary: fc.constant<Json>('plain') },
@@ -175,10 +182,12 @@ describe('splitPending is splitStack of the joined object', () => {
         fc.option(stash, { nil: undefined }),
         fc.constantFrom(...VERSIONS),
         fc.option(metadata, { nil: undefined }),
-        (stashes, firstTarget, meta, own, target, madeMeta) => {
+        fc.constantFrom(...CHAIN_VERSIONS),
+        fc.constantFrom(...CHAIN_VERSIONS),
+        (stashes, firstTarget, meta, own, target, madeMeta, firstFrom, from) => {
           const before: JsonObject = { kind: 'K', ...(meta === undefined ? {} : { metadata: meta }) };
           const withStack = withAnnotationText(before, stackText(stashes));
-          const first = splitStack(withStack, firstTarget);
+          const first = splitStack(withStack, firstFrom, firstTarget);
           if (E.isLeft(first)) return;
           const made: JsonObject = structuredClone(first.right.object);
           // A hop may change what metadata and annotations its result has (moves, pruning).
@@ -192,8 +201,8 @@ describe('splitPending is splitStack of the joined object', () => {
             });
           }
           const pending = first.right.buried;
-          const actual = splitPending(made, pending, target);
-          const expected = splitStack(joinStack(made, pending), target);
+          const actual = splitPending(made, pending, from, target);
+          const expected = splitStack(joinStack(made, pending), from, target);
           if (E.isLeft(expected)) {
             expect(actual).toStrictEqual(expected);
             return;
@@ -203,11 +212,20 @@ describe('splitPending is splitStack of the joined object', () => {
           expect(JSON.stringify(actual.right.object)).toBe(JSON.stringify(expected.right.object));
           const [a, b] = [actual.right.buried, expected.right.buried];
           expect([a.text, a.depth, a.brackets]).toStrictEqual([b.text, b.depth, b.brackets]);
-          // What it knows about the stack's top, it knows right.
+          // What it knows about the stack's top, it knows right; and each stash's version.
           if (a.restores !== undefined) {
             const top = JSON.parse(a.text!) as JsonObject;
             expect([a.restores, a.created]).toStrictEqual([top.restores, top.created]);
           }
+          const layers: unknown[] = [];
+          for (
+            let s = a.text === undefined ? undefined : (JSON.parse(a.text) as JsonObject);
+            s !== undefined;
+          ) {
+            layers.push(s.restores);
+            s = s.below as JsonObject | undefined;
+          }
+          expect(a.layers).toStrictEqual(layers);
         },
       ),
       { numRuns: 3_000 },

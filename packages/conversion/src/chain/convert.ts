@@ -89,8 +89,10 @@ export function convertAlongChain(
   const warnings: string[] = [];
   let generated: readonly JsonObject[] = [];
   let generatedNames: readonly string[] = [];
+  let at: ChainVersion = from;
   for (const step of chainPath(from, to)) {
-    const split = splitPending(object, pending, step.to);
+    const split = splitPending(object, pending, at, step.to);
+    at = step.to;
     if (E.isLeft(split)) return split;
     const { buried } = split.right;
     let out: JsonObject;

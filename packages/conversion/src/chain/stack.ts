@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { getPath, isObject, type JsonObject } from '../path.js';
 import { CONVERSION_DATA_ANNOTATION, type Stash, takeStash, withoutStash } from '../stash.js';
 import { MAX_ANNOTATIONS_BYTES, MAX_STASH_DEPTH, openingBrackets } from '../stash-rules.js';
+import { isChainVersion, versionIndex } from './versions.js';
 
 /**
  * Stashes stack up along the chain. A hop stashes what the way back over that hop would lose
@@ -10,6 +11,14 @@ import { MAX_ANNOTATIONS_BYTES, MAX_STASH_DEPTH, openingBrackets } from '../stas
  * hop consumes the top stash when it restores the hop's target, so v1alpha1 → v1beta2 →
  * v1alpha1 unwinds exactly, and an object converted v1alpha3 → v1alpha4 and later, as a
  * stored object, v1alpha4 → v1beta1, still gets its v1alpha3 fields back.
+ *
+ * A hop looks under stashes for the way back the other way (`layerFor`). Going down
+ * v1alpha3 → v1alpha2 → v1alpha1, the first hop consumes its stash and, when the v1alpha3
+ * object held something v1alpha2 cannot (a `failureDomain` set after it was converted up),
+ * puts one on top for the way back up; the v1alpha1 fields lie under it, and the second hop
+ * must still find them (else the v1alpha1 Machine came out with an empty providerSpec).
+ * The stack is then two stacks in one: the stashes restoring versions above the object's and
+ * those restoring versions below it, each in its own order.
  *
  * The stack is the chain's business: a hop sees only its own stash (or none), so each hop's
  * checks (hop.ts, and the v1alpha1 ⇄ v1alpha2 ones) apply to exactly what it would restore.
@@ -39,13 +48,42 @@ export interface Buried {
    */
   readonly restores?: string;
   readonly created?: Stash['created'];
+  /** Each stash's `restores` in `text`, top first. */
+  readonly layers: readonly string[];
 }
 
 /** Nothing under the hop (also where a conversion starts). */
-export const NOTHING_BURIED: Buried = { depth: 0, brackets: 0 };
+export const NOTHING_BURIED: Buried = { depth: 0, brackets: 0, layers: [] };
+
+/**
+ * Which stash of a stack (given by each one's `restores`, top first) a hop from `from` to
+ * `target` applies: the first that restores `target`, looking under the stashes for the way
+ * back the other way (restoring versions beyond `from`, away from `target`) and no further;
+ * -1 when there is none. A stash restoring another version on the hop's side belongs to a
+ * later hop, and one that is no chain version (or restores `from` itself) is not looked under.
+ */
+export function layerFor(layers: readonly string[], from: string, target: string): number {
+  if (!isChainVersion(from) || !isChainVersion(target)) return layers[0] === target ? 0 : -1;
+  const here = versionIndex(from);
+  const down = versionIndex(target) < here;
+  for (let i = 0; i < layers.length; i++) {
+    const restores = layers[i]!;
+    if (restores === target) return i;
+    if (!isChainVersion(restores)) return -1;
+    const at = versionIndex(restores);
+    if (down ? at <= here : at >= here) return -1;
+  }
+  return -1;
+}
 
 /** Most stashes one object may carry: one per hop and direction would already be unusual. */
 export const MAX_STACK = 16;
+
+function depth(stash: StashJson): number {
+  let n = 1;
+  for (let s: unknown = stash.below; isObject(s); s = s.below) n++;
+  return n;
+}
 
 const STASH_PATH = `metadata.annotations[${JSON.stringify(CONVERSION_DATA_ANNOTATION)}]`;
 
@@ -62,16 +100,37 @@ function withAnnotation(object: JsonObject, text: string): JsonObject {
   };
 }
 
-function depth(stash: StashJson): number {
-  let n = 1;
-  for (let s: unknown = stash.below; isObject(s); s = s.below) n++;
-  return n;
+/** The stashes of a stack, top first, each without its `below`. */
+function stashesOf(stack: StashJson): StashJson[] {
+  const stashes: StashJson[] = [];
+  for (let s: unknown = stack; isObject(s); s = s.below) {
+    const { below: _, ...stash } = s;
+    stashes.push(stash);
+  }
+  return stashes;
 }
 
-function buried(stack: StashJson, stashes: number, read?: Stash): Buried {
+/** `stashes` (top first) nested again under `below`; undefined for none. */
+function stackOf(stashes: readonly StashJson[]): StashJson | undefined {
+  let stack: StashJson | undefined;
+  for (let i = stashes.length - 1; i >= 0; i--) {
+    stack = stack === undefined ? stashes[i]! : { ...stashes[i]!, below: stack };
+  }
+  return stack;
+}
+
+function buried(stashes: readonly StashJson[], read?: Stash): Buried {
+  const stack = stackOf(stashes);
+  if (stack === undefined) return NOTHING_BURIED;
   const text = JSON.stringify(stack);
   const known = read === undefined ? {} : { restores: read.restores, created: read.created };
-  return { text, depth: stashes, brackets: openingBrackets(text, MAX_STASH_DEPTH), ...known };
+  return {
+    text,
+    depth: stashes.length,
+    brackets: openingBrackets(text, MAX_STASH_DEPTH),
+    layers: stashes.map((s) => s.restores as string),
+    ...known,
+  };
 }
 
 function tooManyStashes() {
@@ -81,12 +140,13 @@ function tooManyStashes() {
 type Split = E.Either<{ path: string; message: string }, { object: JsonObject; buried: Buried }>;
 
 /**
- * Prepares `object` for a hop to `target`: a top stash that restores `target` stays (without
- * what is under it) for the hop to apply; any other stash is taken off whole. Returns the
- * object the hop converts and what to put back under the hop's own stash afterwards.
- * An annotation that is not a readable stash is left in place for the hop to refuse.
+ * Prepares `object` for a hop from `from` to `target`: the stash that restores `target`
+ * (`layerFor`) stays alone for the hop to apply, and the rest of the stack, in its order, is
+ * taken off; with none, the whole stack is taken off. Returns the object the hop converts and
+ * what to put back under the hop's own stash afterwards. An annotation that is not a readable
+ * stash is left in place for the hop to refuse.
  */
-export function splitStack(object: JsonObject, target: string): Split {
+export function splitStack(object: JsonObject, from: string, target: string): Split {
   const text = annotationText(object);
   if (typeof text !== 'string') return E.right({ object, buried: NOTHING_BURIED });
   let parsed: unknown;
@@ -97,8 +157,7 @@ export function splitStack(object: JsonObject, target: string): Split {
   }
   if (!isObject(parsed) || typeof parsed.restores !== 'string')
     return E.right({ object, buried: NOTHING_BURIED });
-  const stashes = depth(parsed);
-  if (stashes > MAX_STACK) return tooManyStashes();
+  if (depth(parsed) > MAX_STACK) return tooManyStashes();
   // Every stash under the top one must be one: a `below` of `{"foo": 1}` would otherwise ride
   // along and come back, alone, as an annotation no conversion can read.
   for (let s: unknown = parsed.below, level = 2; s !== undefined; s = (s as StashJson).below, level++) {
@@ -109,18 +168,22 @@ export function splitStack(object: JsonObject, target: string): Split {
       });
     }
   }
-  const { below: checkedBelow, ...top } = parsed;
-  const below = checkedBelow as StashJson | undefined; // (each level checked above)
-  if (top.restores === target) {
+  const stashes = stashesOf(parsed); // (each level checked above)
+  const at = layerFor(
+    stashes.map((s) => s.restores as string),
+    from,
+    target,
+  );
+  if (at >= 0) {
     return E.right({
-      object: withAnnotation(object, JSON.stringify(top)),
-      buried: below === undefined ? NOTHING_BURIED : buried(below, stashes - 1),
+      object: withAnnotation(object, JSON.stringify(stashes[at])),
+      buried: buried(stashes.filter((_, i) => i !== at)),
     });
   }
   // Not this hop's: take it off whole (honouring what writing it had created) and keep it.
   const taken = takeStash(object);
   if (E.isLeft(taken)) return E.right({ object, buried: NOTHING_BURIED });
-  return E.right({ object: taken.right.rest, buried: buried(parsed, stashes, taken.right.stash) });
+  return E.right({ object: taken.right.rest, buried: buried(stashes, taken.right.stash) });
 }
 
 /**
@@ -151,13 +214,13 @@ export function joinStack(object: JsonObject, buried: Buried): JsonObject {
  * text is decided from the parts (its stash count, size and bracket count); where one could
  * refuse it, the text is joined and split for real, so the refusal is the same.
  */
-export function splitPending(object: JsonObject, pending: Buried, target: string): Split {
-  if (pending.text === undefined) return splitStack(object, target);
-  const slow = () => splitStack(joinStack(object, pending), target);
+export function splitPending(object: JsonObject, pending: Buried, from: string, target: string): Split {
+  if (pending.text === undefined) return splitStack(object, from, target);
+  const slow = () => splitStack(joinStack(object, pending), from, target);
   const top = annotationText(object);
   if (typeof top !== 'string') {
     // The hop stashed nothing: the stack alone is the annotation, its top stash unchanged.
-    if (pending.restores === undefined || pending.restores === target) return slow();
+    if (pending.restores === undefined || layerFor(pending.layers, from, target) >= 0) return slow();
     if (pending.text.length * 3 > MAX_ANNOTATIONS_BYTES || pending.brackets > MAX_STASH_DEPTH) return slow();
     const rest = withoutStash(withAnnotation(object, pending.text), pending.created);
     return E.right({ object: rest, buried: pending });
@@ -175,6 +238,9 @@ export function splitPending(object: JsonObject, pending: Buried, target: string
   const { stash, rest } = taken.right;
   // The top restores the target: the hop applies it, and what is under it stays buried.
   if (stash.restores === target) return E.right({ object, buried: pending });
+  const layers = [stash.restores, ...pending.layers];
+  // A stash under the top is the hop's: split the joined stack for real.
+  if (layerFor(layers, from, target) >= 0) return slow();
   return E.right({
     object: rest,
     buried: {
@@ -183,6 +249,7 @@ export function splitPending(object: JsonObject, pending: Buried, target: string
       brackets,
       restores: stash.restores,
       created: stash.created,
+      layers,
     },
   });
 }

@@ -6,7 +6,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { type ChainOptions, chainPath } from '../../src/chain/convert.js';
 import { convertHop } from '../../src/chain/hop.js';
-import { type ChainKind, type ChainVersion, KIND_SINCE, kindExistsIn } from '../../src/chain/versions.js';
+import {
+  CHAIN_VERSIONS,
+  type ChainKind,
+  type ChainVersion,
+  KIND_SINCE,
+  kindExistsIn,
+} from '../../src/chain/versions.js';
 import { convertKind } from '../../src/convert.js';
 import type { ConversionFailure } from '../../src/errors.js';
 import type { AppliedMove } from '../../src/moves.js';
@@ -46,14 +52,16 @@ function depth(stash: StashJson): number {
 }
 
 /**
- * Prepares `object` for a hop to `target`: a top stash that restores `target` stays (without
- * what is under it) for the hop to apply; any other stash is taken off whole. Returns the
- * object the hop converts and what to put back under the hop's own stash afterwards.
- * An annotation that is not a readable stash is left in place for the hop to refuse.
+ * Prepares `object` for a hop from `from` to `target`: the stash that restores `target` stays
+ * alone for the hop to apply, the rest of the stack in its order is taken off; with none, the
+ * whole stack is taken off. Returns the object the hop converts and what to put back under
+ * the hop's own stash afterwards. An annotation that is not a readable stash is left in place
+ * for the hop to refuse.
  */
 function splitStack(
   object: JsonObject,
-  target: string,
+  from: ChainVersion,
+  target: ChainVersion,
 ): E.Either<{ path: string; message: string }, { object: JsonObject; buried: Buried }> {
   const text = annotationText(object);
   if (typeof text !== 'string') return E.right({ object, buried: {} });
@@ -79,11 +87,29 @@ function splitStack(
       });
     }
   }
-  const { below: checkedBelow, ...top } = parsed;
-  const below = checkedBelow as StashJson | undefined; // (each level checked above)
-  if (top.restores === target) {
+  // The hop's stash: the first restoring `target`, under any for the way back the other way
+  // (restoring versions beyond `from`, away from `target`).
+  const stashes: StashJson[] = [];
+  for (let s: unknown = parsed; isObject(s); s = s.below) {
+    const { below: _, ...stash } = s;
+    stashes.push(stash);
+  }
+  const here = CHAIN_VERSIONS.indexOf(from);
+  const down = CHAIN_VERSIONS.indexOf(target) < here;
+  const beyond = (restores: unknown) => {
+    const at = (CHAIN_VERSIONS as readonly unknown[]).indexOf(restores);
+    return at >= 0 && (down ? at > here : at < here);
+  };
+  let at = 0;
+  while (at < stashes.length && stashes[at]!.restores !== target && beyond(stashes[at]!.restores)) at++;
+  if (at < stashes.length && stashes[at]!.restores === target) {
+    const rest = stashes.filter((_, i) => i !== at);
+    const below = rest.reduceRight<StashJson | undefined>(
+      (under, stash) => (under === undefined ? stash : { ...stash, below: under }),
+      undefined,
+    );
     return E.right({
-      object: withAnnotation(object, JSON.stringify(top)),
+      object: withAnnotation(object, JSON.stringify(stashes[at])),
       buried: below === undefined ? {} : { below },
     });
   }
@@ -125,8 +151,10 @@ export function referenceConvertAlongChain(
   const warnings: string[] = [];
   let generated: readonly JsonObject[] = [];
   let generatedNames: readonly string[] = [];
+  let version = from;
   for (const step of chainPath(from, to)) {
-    const split = splitStack(object, step.to);
+    const split = splitStack(object, version, step.to);
+    version = step.to;
     if (E.isLeft(split)) return split;
     const { buried } = split.right;
     let out: JsonObject;
