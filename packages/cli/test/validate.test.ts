@@ -102,6 +102,14 @@ describe('capi-kit validate', () => {
     expect(r.stdout).toBe('document 2, line 15, column 21: duplicate key "name"\n');
   });
 
+  it('reports what kubectl refuses and other readers take, such as content on a --- line, with its place', async () => {
+    const r = await validate(`${machine}--- kind: Machine\n`);
+    expect(r.code).toBe(ExitCode.input);
+    expect(r.stdout).toMatch(
+      /^document 2, line 13, column 5: a line that starts with `---` may hold nothing after it but a comment/,
+    );
+  });
+
   it('rejects documents that are not objects', async () => {
     const r = await validate('- a\n- b\n');
     expect(r.code).toBe(ExitCode.input);

@@ -8,6 +8,9 @@
 
 const JSON_TEXT = /^\s*\{/;
 
+/** Whether kubectl reads `text` as JSON (encoding/json, the whole text) rather than as YAML documents. */
+export const isJsonText = (text: string) => JSON_TEXT.test(text);
+
 /**
  * go-yaml takes YAML 1.1's line breaks: LF, CRLF, a lone CR and NEL (U+0085). To the `yaml`
  * package a lone CR and NEL are ordinary characters, so `name: "x<CR>  y"` was read as
@@ -61,5 +64,53 @@ export function refusedCharacter(text: string): { offset: number; message: strin
   return {
     offset: found.index,
     message: `${name} ${why}; in a string, write it as an escape in double quotes`,
+  };
+}
+
+/**
+ * What may follow `---` on its line: spaces and tabs, then the line's end or a comment.
+ * (A comment needs a space before it: `---#c` is no document marker to YAML.)
+ */
+const SEPARATOR_REST = /[ \t]*(?:\r?(?:\n|$)|(?<=[ \t])#)/y;
+
+/** `---` as a document marker to go-yaml right after a lone CR or NEL, where kubectl sees no line start. */
+const MARKER_AFTER_LONE_BREAK = /(?:\r(?!\n)|\u0085)---(?=[ \t\r\n\u0085]|$)/;
+
+/**
+ * Where kubectl would split the raw `input` (a YAML text) into documents other than the YAML
+ * reader does. kubectl splits a manifest itself before go-yaml reads it (apimachinery's
+ * `YAMLReader`): at every line, as LF ends lines, that starts with `---`, and it refuses such
+ * a line with anything after the `---` but spaces and a comment ("invalid Yaml document
+ * separator": `--- a: 1`, `--- {a: 1}`, `--- |`, `--- !!map`, `----`, `---a: 1`). Refused
+ * too: `---#c` (a separator to kubectl, text to YAML), and `---` after a lone CR or NEL (a
+ * line break to go-yaml, not to kubectl's splitter, so go-yaml reads both documents as one
+ * part and keeps only the first). Only the lines that start with `---` are looked at.
+ */
+export function separatorProblem(input: string): { offset: number; message: string } | undefined {
+  if (JSON_TEXT.test(input)) return undefined;
+  const next = (from: number) => {
+    const i = input.indexOf('\n---', from);
+    return i === -1 ? -1 : i + 1;
+  };
+  for (let line = input.startsWith('---') ? 0 : next(0); line !== -1; line = next(line)) {
+    SEPARATOR_REST.lastIndex = line + 3;
+    if (SEPARATOR_REST.test(input)) continue;
+    const end = input.indexOf('\n', line);
+    const rest = input.slice(line + 3, end === -1 ? undefined : end);
+    const offset = line + 3 + (/^[ \t]*/.exec(rest)?.[0].length ?? 0);
+    const kept = rest.trim();
+    const message =
+      kept === '' || kept.startsWith('#')
+        ? 'kubectl takes this line for a document separator (`---`, then space or a comment), other YAML readers for text; write `---` alone, or a space between `---` and `#`'
+        : 'a line that starts with `---` may hold nothing after it but a comment: kubectl splits a manifest at such lines and refuses this one ("invalid Yaml document separator"); start the content on the next line';
+    return { offset, message };
+  }
+  if (!LONE_BREAK.test(input)) return undefined;
+  const marker = MARKER_AFTER_LONE_BREAK.exec(input);
+  if (marker === null) return undefined;
+  return {
+    offset: marker.index + 1,
+    message:
+      '`---` after a lone CR or NEL line break: kubectl splits a manifest into documents only at LF line breaks, so it would skip the documents from here on; end lines with LF or CRLF',
   };
 }

@@ -19,7 +19,7 @@ import type { ManifestDocument, ManifestError, ManifestErrorCode } from './docum
 import { goYamlExplicitTags } from './explicit-tags.js';
 import { goYamlFloatKey, goYamlNumberTag } from './go-yaml-number.js';
 import { metadataTextProblem } from './metadata-text.js';
-import { goYamlLineBreaks, refusedCharacter } from './raw-text.js';
+import { goYamlLineBreaks, isJsonText, refusedCharacter, separatorProblem } from './raw-text.js';
 
 /**
  * Kubernetes reads manifests with go-yaml v2 (via sigs.k8s.io/yaml), which follows YAML 1.1:
@@ -122,6 +122,34 @@ function shortMessage(message: string): string {
   return first.replace(/ at line \d+, column \d+:?$/, '').trim();
 }
 
+/**
+ * An escape in a double-quoted scalar that go-yaml refuses and the `yaml` package reads:
+ * `\/` (YAML 1.2 has it, YAML 1.1 not: "found unknown escape character"), and a `\u` escape
+ * of a UTF-16 surrogate, which go-yaml refuses even in a pair ("found invalid Unicode
+ * character escape code"). Only looked for in a YAML text that has one (`ESCAPE_REFUSED`):
+ * encoding/json, which reads a JSON text, takes both.
+ */
+const ESCAPE_REFUSED = /\\(?:\/|u[dD][89a-fA-F])/;
+
+/** Where in `source` (a double-quoted scalar's text) the first escape go-yaml refuses starts, and why. */
+function refusedEscape(source: string): { at: number; message: string } | undefined {
+  for (let i = source.indexOf('\\'); i !== -1; i = source.indexOf('\\', i + 2)) {
+    const next = source[i + 1];
+    if (next === '/')
+      return {
+        at: i,
+        message:
+          '\\/ is no escape to kubectl (go-yaml reads YAML 1.1: "found unknown escape character"); write / alone',
+      };
+    if (next === 'u' && /^[dD][89a-fA-F]/.test(source.slice(i + 2, i + 4)))
+      return {
+        at: i,
+        message: `${source.slice(i, i + 6)} escapes a UTF-16 surrogate, which kubectl refuses even in a pair (go-yaml: "found invalid Unicode character escape code"); write the character as one \\U escape (\\U0001F600) or as itself`,
+      };
+  }
+  return undefined;
+}
+
 /** A document with no content: nothing, only comments, or a lone `null`/`~`. */
 function isEmpty(doc: Document.Parsed): boolean {
   const contents = doc.contents;
@@ -148,9 +176,11 @@ function keyText(key: unknown): string | undefined {
 /**
  * What JSON cannot carry unchanged, found in one pass over the parsed nodes: duplicate keys
  * (compared as the strings they become), non-scalar keys, tags other than JSON's, integers
- * beyond 2^53, NaN and infinities, and nesting deeper than MAX_DOCUMENT_DEPTH.
+ * beyond 2^53, NaN and infinities, nesting deeper than MAX_DOCUMENT_DEPTH, and in the
+ * double-quoted scalars of `escapes` (the text, given only when it may hold one) the escapes
+ * go-yaml refuses.
  */
-function nodeProblems(doc: Document.Parsed): Problem | undefined {
+function nodeProblems(doc: Document.Parsed, escapes: string | undefined): Problem | undefined {
   let problem: Problem | undefined;
   const fail = (node: Node | undefined, code: ManifestErrorCode, message: string) => {
     problem = { offset: node?.range?.[0] ?? 0, code, message };
@@ -176,6 +206,17 @@ function nodeProblems(doc: Document.Parsed): Problem | undefined {
           'not-json',
           `${jsonPathOf(path, node)}: contains an unpaired UTF-16 surrogate (an escape such as \\ud800 without its pair): no Unicode text holds one, so kubectl refuses it (YAML) or stores U+FFFD instead (JSON)`,
         );
+      }
+      if (escapes !== undefined && isScalar(node) && node.type === 'QUOTE_DOUBLE' && node.range) {
+        const refused = refusedEscape(escapes.slice(node.range[0], node.range[1]));
+        if (refused !== undefined) {
+          problem = {
+            offset: node.range[0] + refused.at,
+            code: 'yaml-syntax',
+            message: `${jsonPathOf(path, node) || '(document)'}: ${refused.message}`,
+          };
+          return visit.BREAK;
+        }
       }
       if (isScalar(node) && typeof node.value === 'number') {
         const value = node.value;
@@ -352,6 +393,21 @@ function textError(text: string, offset: number, code: ManifestErrorCode, messag
 const SKIPPED_AFTER_END =
   'kubectl skips a document that follows `...` without a `---` line before it; start it with `---`';
 
+const DIRECTIVE =
+  'kubectl reads no directive (%YAML, %TAG): it splits a manifest at `---` lines and hands the directive to go-yaml as a document of its own, which it refuses ("did not find expected <document start>"; a %YAML other than 1.1 also "found incompatible YAML document"); remove the line';
+
+/**
+ * Where a directive (a line starting with `%`) stands in `text` between `from` and `to`: the
+ * text the parser found before a document's `---`, which holds nothing but directives,
+ * comments and blank lines.
+ */
+function directiveAt(text: string, from: number, to: number): number | undefined {
+  if (from >= to) return undefined;
+  if (text.charCodeAt(from) === 0x25 && (from === 0 || text.charCodeAt(from - 1) === 0x0a)) return from;
+  const i = text.slice(from, to).indexOf('\n%');
+  return i === -1 ? undefined : from + i + 1;
+}
+
 /** The parser overflowing its stack on deep nesting: reported as the nesting, once. */
 function isStackOverflow(message: string): boolean {
   return /call stack|stack overflow/i.test(message);
@@ -371,6 +427,9 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
   const text = goYamlLineBreaks(input);
   const refused = refusedCharacter(text);
   if (refused !== undefined) return E.left([textError(text, refused.offset, 'yaml-syntax', refused.message)]);
+  const separator = separatorProblem(input);
+  if (separator !== undefined)
+    return E.left([textError(text, separator.offset, 'yaml-syntax', separator.message)]);
   const tooDeep = flowNestingPast(text, MAX_DOCUMENT_DEPTH * 4);
   if (tooDeep !== undefined) {
     const why = `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`;
@@ -396,8 +455,17 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
   // One budget for the whole manifest, so that many documents cannot each spend it.
   const budget = aliasExpansionBudget(text.length);
   const expanded = { size: 0 };
+  const escapes = !isJsonText(text) && ESCAPE_REFUSED.test(text) ? text : undefined;
   let index = 0;
+  let end = 0;
   for (const doc of docs) {
+    const directive = directiveAt(text, end, doc.range[0]);
+    end = doc.range[2];
+    if (directive !== undefined) {
+      errors.push(at(index, directive, 'yaml-syntax', DIRECTIVE));
+      index += 1;
+      continue;
+    }
     if (doc.errors.length === 0 && isEmpty(doc)) continue;
     // kubectl splits a manifest at `---` lines and reads the first document of each part: a
     // document after `...` with no `---` before it is one it silently skips.
@@ -430,7 +498,7 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
       });
     }
     if (doc.errors.length === 0) {
-      const problem = nodeProblems(doc) ?? aliasProblem(doc, expanded, budget);
+      const problem = nodeProblems(doc, escapes) ?? aliasProblem(doc, expanded, budget);
       const start = doc.contents?.range[0] ?? doc.range[0];
       if (problem !== undefined) {
         errors.push(at(index, problem.offset, problem.code, problem.message));

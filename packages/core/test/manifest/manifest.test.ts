@@ -101,11 +101,10 @@ describe('readManifest', () => {
         }),
       ]);
     }
-    // a pair is one character, whether escaped or written as it is
-    expect(documents('a: "\\ud83d\\ude00"\nb: \u{1F600}\n')[0]!.value).toEqual({
-      a: '\u{1F600}',
-      b: '\u{1F600}',
-    });
+    // a pair is one character, escaped in JSON or written as it is (go-yaml refuses an escaped
+    // pair: see the test of escapes below)
+    expect(documents('{"a": "\\ud83d\\ude00"}')[0]!.value).toEqual({ a: '\u{1F600}' });
+    expect(documents('b: \u{1F600}\n')[0]!.value).toEqual({ b: '\u{1F600}' });
   });
 
   it('reads a merge key as kubectl does, and refuses the merge keys on which readers differ', () => {
@@ -221,6 +220,87 @@ describe('readManifest', () => {
       { a: 1 },
       { b: 2 },
     ]);
+  });
+
+  // kubectl: apimachinery's YAMLReader splits at lines starting with `---`, then go-yaml v2
+  // (sigs.k8s.io/yaml v1.6.0) reads each part; the refusals below are what `gy` printed for them.
+  const refusal = (text: string) => {
+    const result = readManifest(text);
+    if (E.isRight(result)) throw new Error(`read ${JSON.stringify(text)}, which kubectl refuses`);
+    return result.left.map(({ index, line, column, message }) => ({ index, line, column, message }));
+  };
+
+  it('refuses \\/ (YAML 1.2, not go-yaml) and \\u surrogate escapes in double quotes, with their place', () => {
+    // go-yaml: "found unknown escape character"
+    expect(refusal('a: 1\n---\nb:\n  c: "x\\/y"\n')).toEqual([
+      { index: 1, line: 4, column: 8, message: expect.stringMatching(/^b\.c: \\\/ is no escape to kubectl/) },
+    ]);
+    expect(refusal('"x\\/y": 1\n')[0]!.column).toBe(3);
+    expect(refusal('a: [x, "\\/"]\n')[0]!.message).toMatch(/^a\[1\]: /);
+    // go-yaml: "found invalid Unicode character escape code", even for a valid pair
+    expect(refusal('a: "\\ud83d\\ude00"\n')[0]).toMatchObject({
+      column: 5,
+      message: expect.stringMatching(/^a: \\ud83d escapes a UTF-16 surrogate/),
+    });
+    // what kubectl reads: an escaped backslash before /, \/ in single quotes or a comment, a
+    // JSON text (encoding/json takes \/ and surrogate pairs), one \U escape
+    expect(documents('a: "x\\\\/y"\nb: \'x\\/y\' # "\\/"\n')[0]!.value).toEqual({ a: 'x\\/y', b: 'x\\/y' });
+    expect(documents('{"a": "x\\/y\\ud83d\\ude00"}')[0]!.value).toEqual({ a: 'x/y😀' });
+    expect(documents('a: "\\U0001F600"\n')[0]!.value).toEqual({ a: '😀' });
+  });
+
+  it('refuses every directive: kubectl hands it to go-yaml apart from its document, which go-yaml refuses', () => {
+    // gy on the part before `---`: "did not find expected <document start>" (%YAML 1.1, %TAG),
+    // "found incompatible YAML document" (%YAML 1.2), "found unknown directive name" (%FOO)
+    for (const directive of ['%YAML 1.1', '%YAML 1.2', '%TAG !e! tag:example.com,2000:', '%FOO bar']) {
+      expect(refusal(`${directive}\n---\na: 1\n`)).toEqual([
+        { index: 0, line: 1, column: 1, message: expect.stringMatching(/^kubectl reads no directive/) },
+      ]);
+    }
+    expect(refusal('a: 1\n...\n# c\n%YAML 1.1\n---\nb: 2\n')).toEqual([
+      { index: 1, line: 4, column: 1, message: expect.stringMatching(/^kubectl reads no directive/) },
+    ]);
+    // a % that is no directive
+    expect(documents('a: "%x"\n# %YAML 1.1\n---\nb: "%"\n').map((d) => d.value)).toEqual([
+      { a: '%x' },
+      { b: '%' },
+    ]);
+  });
+
+  it('refuses content on a `---` line, which kubectl refuses ("invalid Yaml document separator")', () => {
+    for (const line of ['--- a: 1', '--- {a: 1}', '--- |', '--- !!map', '--- &x', '---a: 1', '----']) {
+      const errors = refusal(`x: 1\n${line}\n  y\n`);
+      expect(errors).toEqual([
+        {
+          index: 1,
+          line: 2,
+          column: line.startsWith('--- ') ? 5 : 4,
+          message: expect.stringContaining('"invalid Yaml document separator"'),
+        },
+      ]);
+    }
+    // a separator to kubectl, text to YAML
+    expect(refusal('a: 1\n---#c\nb: 2\n')).toEqual([
+      {
+        index: 1,
+        line: 2,
+        column: 4,
+        message: expect.stringMatching(/^kubectl takes this line for a document separator/),
+      },
+    ]);
+    // a lone CR breaks the line for go-yaml, not for kubectl's splitter: it would read `a: 1` only
+    expect(refusal('a: 1\r---\rb: 2\r')).toEqual([
+      { index: 0, line: 2, column: 1, message: expect.stringContaining('only at LF line breaks') },
+    ]);
+    expect(refusal('a: 1\u0085---\u0085b: 2\n')[0]!.line).toBe(2);
+    // what kubectl reads as separators: `---`, trailing space, a comment, CRLF
+    expect(
+      documents('--- \na: 1\n--- # two\nb: 2\n---\t# three\r\nc: 3\r\n---\t\r\nd: 4\n---').map(
+        (d) => d.value,
+      ),
+    ).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }, { d: 4 }]);
+    // not at a line start: no separator to either reader
+    expect(documents('a: "x\n  --- y"\nb: |\n  --- z\n')[0]!.value).toEqual({ a: 'x --- y', b: '--- z\n' });
   });
 
   it('reports every syntax error with document, line and column', () => {
