@@ -16,7 +16,7 @@ import {
 import { formatPath, getPath, isObject, type Json, type JsonObject, unshare } from './path.js';
 import { isUnknownV1alpha1Phase } from './phase.js';
 import type { ObjectReport } from './report.js';
-import { type ConvertOptions, runPlugin } from './run-plugin.js';
+import { type ConvertOptions, missingReference, runPlugin } from './run-plugin.js';
 import {
   applyStash,
   CONVERSION_DATA_ANNOTATION,
@@ -195,6 +195,10 @@ export function convertKind(
   const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', undefined, true);
   let all = diff(rest, back);
   if (stash !== undefined) all = withoutGenerated(all, rest, id, stash.generated);
+  if (direction === 'down') {
+    const missing = missingReference(rest, out, table);
+    if (missing !== undefined) all.push(missing);
+  }
   unshare(out, owned, fresh);
   // What no stash may restore (owner references, bootstrap data, …) is not written into one:
   // it is reported as lost instead, since a stash carrying it would be refused on the way back.

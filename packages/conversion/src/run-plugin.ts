@@ -114,6 +114,38 @@ function restoredPath(restored: readonly StashEntry[], path: readonly string[]):
   return false;
 }
 
+/**
+ * Going down: the stash entry that keeps a missing infrastructure reference missing on the
+ * way back up. A v1alpha2 object without one (a Cluster's is optional; a Machine's may have
+ * been taken out, or never made for a template without a spec) converts to a v1alpha1 object
+ * with a providerSpec (from the stash, or the empty one v1alpha1 requires), from which the
+ * way up would make one, or refuse to. Undefined when the way up would make none anyway.
+ */
+export function missingReference(
+  source: JsonObject,
+  converted: JsonObject,
+  table: KindTable,
+): StashEntry | undefined {
+  const paths = pluginPaths(table);
+  if (getPath(source, paths.infrastructureRef) !== undefined) return undefined;
+  if (!isObject(getPath(converted, paths.spec))) return undefined;
+  if (!table.infrastructure.required) {
+    const providerSpec = getPath(converted, paths.providerSpec);
+    if (!isObject(providerSpec) || (providerSpec.value === undefined && providerSpec.valueFrom === undefined))
+      return undefined;
+  }
+  return { path: [...paths.infrastructureRef] };
+}
+
+/** Whether a stash entry put back `path` as absent. */
+function restoredAbsent(restored: readonly StashEntry[], path: readonly string[]): boolean {
+  for (const entry of restored) {
+    if (entry.value === undefined && entry.path.length === path.length && isPrefix(path, entry.path))
+      return true;
+  }
+  return false;
+}
+
 interface PluginStep {
   readonly generated: { path: string[]; value: Json }[];
   readonly objects: readonly JsonObject[];
@@ -151,6 +183,8 @@ export function runPlugin(
   const where = paths.where;
   if (hasRef && (hasBootstrap || !required || restoredPath(restored, paths.infrastructureRef)))
     return E.right(step);
+  // The stash put back the reference's absence (`missingReference`): nothing to make.
+  if (!hasRef && restoredAbsent(restored, paths.infrastructureRef)) return E.right(step);
 
   const { name, namespace } = identity(source);
   const ps = isObject(providerSpec) ? providerSpec : undefined;

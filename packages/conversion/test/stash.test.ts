@@ -104,6 +104,55 @@ describe('stash annotation on converted objects', () => {
     expect(spec.bootstrap).toEqual((v2.spec as JsonObject).bootstrap);
   });
 
+  // Going up, a plug-in makes the infrastructure reference from the providerSpec. A v1alpha2
+  // object without one (a Cluster's is optional; a Machine's taken out, or a template never
+  // given one) came back from v1alpha1 with one made, or not at all ("has neither value nor
+  // valueFrom"): the way down now stashes the reference's absence.
+  describe('an object without an infrastructure reference comes back without one', () => {
+    const cluster = {
+      apiVersion: V1ALPHA1,
+      kind: 'Cluster',
+      metadata: { name: 'c' },
+      spec: {
+        providerSpec: { value: { apiVersion: 'awsprovider/v1alpha1', kind: 'AWSClusterProviderSpec' } },
+      },
+    };
+    const roundTrip = (v2: JsonObject) => {
+      const down = convertObject(v2, V1ALPHA1);
+      if (E.isLeft(down)) throw new Error(JSON.stringify(down.left));
+      const back = convertObject(down.right.object, V1ALPHA2, { plugins: [awsConversionPlugin] });
+      if (E.isLeft(back)) throw new Error(JSON.stringify(back.left));
+      return back.right;
+    };
+    const withoutStash = (o: JsonObject) => ({
+      ...o,
+      metadata: { ...(o.metadata as JsonObject), annotations: {} },
+    });
+
+    it.each([
+      ['a Cluster whose reference was taken out', cluster],
+      ['a Machine whose reference was taken out', machine],
+    ])('%s', (_, v1) => {
+      const v2 = convertObject(v1, V1ALPHA2, { plugins: [awsConversionPlugin] });
+      if (E.isLeft(v2)) throw new Error(JSON.stringify(v2.left));
+      const edited = structuredClone(v2.right.object);
+      delete (edited.spec as JsonObject).infrastructureRef;
+      const back = roundTrip(structuredClone(edited));
+      expect(withoutStash(back.object)).toStrictEqual(withoutStash(edited));
+      expect(back.generated).toStrictEqual([]);
+    });
+
+    it('a MachineSet whose template spec has none (as a v1alpha1 template without a spec converts)', () => {
+      const v2: JsonObject = {
+        apiVersion: V1ALPHA2,
+        kind: 'MachineSet',
+        metadata: { name: 'ms' },
+        spec: { template: { spec: { version: 'v1.15.3' } } },
+      };
+      expect(withoutStash(roundTrip(structuredClone(v2)).object)).toStrictEqual(withoutStash(v2));
+    });
+  });
+
   it('a corrupt annotation is an error naming it', () => {
     const v2 = up();
     ((v2.metadata as JsonObject).annotations as JsonObject)[CONVERSION_DATA_ANNOTATION] = '{not json';

@@ -18,7 +18,7 @@ import { identity, type ObjectConversion } from '../../src/object-conversion.js'
 import { deepEqual, formatPath, getPath, isObject, type Json, type JsonObject } from '../../src/path.js';
 import { isUnknownV1alpha1Phase } from '../../src/phase.js';
 import type { ObjectReport } from '../../src/report.js';
-import { runPlugin } from '../../src/run-plugin.js';
+import { missingReference, runPlugin } from '../../src/run-plugin.js';
 import { applyStash, putStash, type StashEntry, takeStash, withoutGenerated } from '../../src/stash.js';
 import {
   checkAnnotationsSize,
@@ -111,6 +111,10 @@ export function referenceConvertKind(
   const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', [], true);
   let all = diff(rest, back);
   if (stash !== undefined) all = withoutGenerated(all, rest, identity(rest), stash.generated);
+  if (direction === 'down') {
+    const missing = missingReference(rest, out, table);
+    if (missing !== undefined) all.push(missing);
+  }
   const { kept: entries, refused } = partitionStashEntries(all, rules, namespace);
   for (const refusal of refused) {
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
