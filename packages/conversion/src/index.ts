@@ -58,7 +58,7 @@ export {
 } from './metadata.js';
 export type { AppliedMove, FieldMove } from './moves.js';
 export { isObject, type Json, type JsonObject, type Path } from './path.js';
-export type { ConversionPlugin, PluginError } from './plugins.js';
+export type { ConversionPlugin, GeneratedKind, PluginError } from './plugins.js';
 export type { ConversionReport, DocumentReport, ObjectReport } from './report.js';
 export { formatReport } from './report.js';
 export { CONVERSION_DATA_ANNOTATION, type Stash, type StashEntry } from './stash.js';

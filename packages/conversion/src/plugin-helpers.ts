@@ -5,6 +5,7 @@ import {
   BOOTSTRAP_V1ALPHA2,
   type ClusterPluginInput,
   type ConversionPlugin,
+  type GeneratedKind,
   INFRASTRUCTURE_V1ALPHA2,
   type MachinePluginInput,
   type ObjectRef,
@@ -219,6 +220,22 @@ export function kubeadmConfigTemplate(at: Named, spec: JsonObject): { object: Js
     },
     ref: objectRef(BOOTSTRAP_V1ALPHA2, 'KubeadmConfigTemplate', at.name, at.namespace),
   };
+}
+
+/**
+ * The kinds a plug-in built from `clusterOutput` and `machineHooks` makes, for its
+ * `generates`: the infrastructure cluster, machine and machine template kinds, KubeadmConfig
+ * and KubeadmConfigTemplate, and the key-pair Secrets.
+ */
+export function generatedKinds(clusterKind: string, machineKind: string): GeneratedKind[] {
+  return [
+    { apiVersion: INFRASTRUCTURE_V1ALPHA2, kind: clusterKind },
+    { apiVersion: INFRASTRUCTURE_V1ALPHA2, kind: machineKind },
+    { apiVersion: INFRASTRUCTURE_V1ALPHA2, kind: `${machineKind}Template` },
+    { apiVersion: BOOTSTRAP_V1ALPHA2, kind: 'KubeadmConfig' },
+    { apiVersion: BOOTSTRAP_V1ALPHA2, kind: 'KubeadmConfigTemplate' },
+    { apiVersion: 'v1', kind: 'Secret' },
+  ];
 }
 
 /** An infrastructure object (or template) with standard metadata. */

@@ -93,6 +93,18 @@ export interface ConversionPlugin {
   readonly machine: (input: MachinePluginInput) => PluginResult;
   /** MachineSet / MachineDeployment template → infrastructure machine template + bootstrap config template. */
   readonly machineTemplate: (input: MachinePluginInput) => PluginResult;
+  /**
+   * Every kind its hooks can make (infrastructure, bootstrap, Secrets). `capi-kit migrate
+   * verify` lists these even when the plan has none of them, to find what an earlier apply
+   * made for a v1alpha1 object deleted since. Without it, only the plan's kinds are listed.
+   */
+  readonly generates?: readonly GeneratedKind[];
+}
+
+/** The `apiVersion` / `kind` of objects a plug-in makes. */
+export interface GeneratedKind {
+  readonly apiVersion: string;
+  readonly kind: string;
 }
 
 /** The type a providerSpec value declares, if it declares one. */

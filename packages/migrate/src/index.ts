@@ -4,7 +4,7 @@
  * a function here and a `capi-kit migrate` subcommand: plan (read-only), apply
  * (idempotent and resumable), verify, prune (only after verify passes).
  */
-import { type ConversionPlugin, V1ALPHA2 } from '@capi-kit/conversion';
+import { type ConversionPlugin, type GeneratedKind, V1ALPHA2 } from '@capi-kit/conversion';
 import type { KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ApplySummary, execute, preflight, servedProblems } from './apply.js';
@@ -53,6 +53,11 @@ export interface MigrationOptions {
   readonly afterWrite?: WriteHook;
   /** Objects per list request (default 500); larger kinds are read page by page. */
   readonly pageSize?: number;
+}
+
+/** The kinds the plug-ins can generate, for verify to list even when the plan has none of them. */
+function generatedKinds(plugins: readonly ConversionPlugin[]): GeneratedKind[] {
+  return plugins.flatMap((plugin) => plugin.generates ?? []);
 }
 
 /** Runs a step, turning the failures it throws into a Left. */
@@ -120,7 +125,9 @@ export function verifyClusterMigration(
   return step(async () => {
     const api = new ClusterApi(options.kubeConfig, undefined, options.pageSize);
     const plan = await readPlan(api, options);
-    return E.isLeft(plan) ? plan : E.right(await verify(api, plan.right, options.scope));
+    return E.isLeft(plan)
+      ? plan
+      : E.right(await verify(api, plan.right, options.scope, generatedKinds(options.plugins)));
   });
 }
 
@@ -135,7 +142,7 @@ export function pruneClusterMigration(
     const api = new ClusterApi(options.kubeConfig, options.afterWrite, options.pageSize);
     const plan = await readPlan(api, options);
     if (E.isLeft(plan)) return plan;
-    const result = await verify(api, plan.right, options.scope);
+    const result = await verify(api, plan.right, options.scope, generatedKinds(options.plugins));
     if (result.differences.length > 0) {
       return E.left({
         code: 'verification',

@@ -1,8 +1,8 @@
-import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
+import { type GeneratedKind, isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import type { Problem } from './errors.js';
 import { namespaceOf, type Scope } from './inventory.js';
-import { listKinds } from './live.js';
+import { type ListRequest, listKinds } from './live.js';
 import {
   annotationsOf,
   firstDifference,
@@ -93,24 +93,64 @@ function orphanedBecause(
  * ownerReference points at a live UID (none still at the v1alpha1 objects), every
  * Cluster's Secrets are owned by the new Cluster, and no object an earlier `apply` created
  * (the source-UID annotation) is left in scope without its source in the plan, unless
- * prune deleted that source (its record, `readPruned`). Objects without the annotation are
- * the user's and are not judged.
+ * prune deleted that source (its record, `readPruned`). That is looked for among the Cluster
+ * API kinds, the plan's and `generates` (what the plug-ins can make), whether or not the
+ * plan still has any of them. Objects without the annotation are the user's and are not
+ * judged.
  */
-export async function verify(api: ClusterApi, plan: MigrationPlan, scope: Scope): Promise<VerifyResult> {
+export async function verify(
+  api: ClusterApi,
+  plan: MigrationPlan,
+  scope: Scope,
+  /** The kinds the plug-ins can generate (their `generates`), listed even when the plan has none. */
+  generates: readonly GeneratedKind[] = [],
+): Promise<VerifyResult> {
   const differences: Problem[] = [];
   const live = new Map<string, JsonObject>();
   const keys = [...plan.objects.map((p) => p.key), ...plan.secrets.map((s) => s.key)];
   const namespace = namespaceOf(scope);
   const inScope = namespace === undefined ? {} : { namespace };
+  const isCore = (request: ListRequest) => !request.apiVersion.includes('/');
   // Every object of the kinds the migration creates, in scope: the planned ones and any an
-  // earlier apply created that the plan no longer has. Secrets (core) only where the plan has
-  // some, as the inventory reads them.
-  const listed = await listKinds(api, [
+  // earlier apply created that the plan no longer has. Those are the Cluster API kinds, the
+  // plan's kinds, and every kind the plug-ins can generate: a plan whose only AWS Machine
+  // was deleted has no AWSMachine any more, but the one apply made for it is still there. A
+  // generated kind the server does not serve (its CRD not installed) holds nothing apply
+  // made: it is skipped.
+  const planKinds = new Set(keys.map((key) => `${key.apiVersion}|${key.kind}`));
+  const generatedKinds = new Map<string, GeneratedKind>();
+  for (const kind of generates) generatedKinds.set(`${kind.apiVersion}|${kind.kind}`, kind);
+  const unplannedKinds: ListRequest[] = [];
+  for (const [gvk, { apiVersion, kind }] of generatedKinds) {
+    if (planKinds.has(gvk) || isCore({ apiVersion, kind })) continue;
+    if ((await api.resource(apiVersion, kind)) !== undefined)
+      unplannedKinds.push({ apiVersion, kind, ...inScope });
+  }
+  const custom = await listKinds(api, [
     ...CREATION_ORDER.map((kind) => ({ apiVersion: plan.to, kind, ...inScope })),
-    ...keys.map((key) =>
-      key.apiVersion.includes('/') ? { apiVersion: key.apiVersion, kind: key.kind, ...inScope } : key,
-    ),
+    ...keys
+      .filter((key) => !isCore(key))
+      .map((key) => ({ apiVersion: key.apiVersion, kind: key.kind, ...inScope })),
+    ...unplannedKinds,
   ]);
+  // Secrets (core) only in the namespaces the migration is about, as the inventory reads
+  // them: the scope's one, else those of the plan and of every object an apply created.
+  const namespaces = new Set<string>();
+  if (namespace !== undefined) namespaces.add(namespace);
+  else {
+    for (const key of keys) namespaces.add(key.namespace ?? 'default');
+    for (const source of plan.sources) namespaces.add(keyOf(source).namespace ?? 'default');
+    for (const object of custom)
+      if (typeof annotationsOf(object)[SOURCE_UID_ANNOTATION] === 'string')
+        namespaces.add(keyOf(object).namespace ?? 'default');
+  }
+  const core = await listKinds(api, [
+    ...keys.filter(isCore),
+    ...[...generatedKinds.values()]
+      .filter(isCore)
+      .flatMap(({ apiVersion, kind }) => [...namespaces].map((ns) => ({ apiVersion, kind, namespace: ns }))),
+  ]);
+  const listed = [...custom, ...core];
   const fetched = new Map(listed.map((object) => [identity(keyOf(object)), object]));
   for (const planned of plan.objects) {
     const object = fetched.get(identity(planned.key));

@@ -658,6 +658,57 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     expect(await snapshot(ns)).toEqual(before);
   });
 
+  it('verify reports what apply generated for a source whose kind the plan no longer has (its only AWS Machine deleted)', async () => {
+    // (verify listed only the Cluster API kinds and the plan's: with the only Machine gone,
+    // the plan had no AWSMachine or KubeadmConfig, and the ones apply made went unreported)
+    const source = await newNamespaceWith('aws', 'only', 0);
+    const ns = source.namespace;
+    const applied = await applyClusterMigration(options(ns));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const gone = `${source.name}-controlplane-0`;
+    const machine = { apiVersion: V1ALPHA1, kind: 'Machine', metadata: { name: gone, namespace: ns } };
+    await mergePatch({ ...machine, metadata: { ...machine.metadata, finalizers: null } });
+    await KubernetesObjectApi.makeApiClient(env.kubeConfig).delete(machine as KubernetesObject);
+    expect(await list(env.kubeConfig, V1ALPHA1, 'Machine', ns)).toEqual([]);
+    const plan = await planClusterMigration(options(ns));
+    if (E.isLeft(plan)) throw new Error(plan.left.message);
+    const kinds = new Set(plan.right.objects.map((o) => o.key.kind));
+    expect(kinds.has('AWSMachine') || kinds.has('KubeadmConfig') || kinds.has('Machine')).toBe(false);
+
+    const orphans = applied.right.plan.objects
+      .filter((o) => o.source.kind === 'Machine' && o.source.name === gone)
+      .map((o) => ({
+        object: `${o.key.kind} ${ns}/${o.key.name}`,
+        message: `its v1alpha1 source Machine ${ns}/${gone} no longer exists`,
+      }))
+      .sort((a, b) => a.object.localeCompare(b.object));
+    expect(orphans.map((o) => o.object)).toEqual([
+      `AWSMachine ${ns}/${gone}`,
+      `KubeadmConfig ${ns}/${gone}`,
+      `Machine ${ns}/${gone}`,
+    ]);
+    const verified = await verifyClusterMigration(options(ns));
+    if (E.isLeft(verified)) throw new Error(verified.left.message);
+    expect(verified.right.differences).toEqual(orphans);
+    const refused = await pruneClusterMigration(options(ns));
+    expect(E.isLeft(refused) && refused.left.code === 'verification' && refused.left.differences).toEqual(
+      orphans,
+    );
+
+    // A plug-in's kind whose CRD is not installed is skipped, not an error.
+    const unserved = {
+      ...awsConversionPlugin,
+      generates: [
+        ...(awsConversionPlugin.generates ?? []),
+        { apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2', kind: 'NoSuchMachine' },
+        { apiVersion: 'infrastructure.example.dev/v1alpha2', kind: 'NoSuchMachine' },
+      ],
+    };
+    const again = await verifyClusterMigration(options(ns, { plugins: [unserved] }));
+    if (E.isLeft(again)) throw new Error(again.left.message);
+    expect(again.right.differences).toEqual(orphans);
+  });
+
   it('after prune, verify passes again (its record names the sources it deleted) and a second prune is a no-op', async () => {
     // (verify took every target whose source prune had deleted for an orphan: after a prune,
     // verify failed for good and a second prune, as the runbook asks after "changed since
@@ -675,6 +726,18 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
     expect(pruned.right.deleted).toHaveLength(source.objects);
 
+    // The plan is empty now, yet verify lists what apply generated (AWSCluster, AWSMachine,
+    // KubeadmConfig, templates): prune's record says their sources were pruned.
+    const after = await planClusterMigration(options(ns));
+    expect(E.isRight(after) && after.right.objects).toEqual([]);
+    const generated = [...(await snapshot(ns)).entries()].filter(
+      ([key, o]) =>
+        !key.startsWith(`${V1ALPHA2}/`) &&
+        (o.metadata.annotations as Record<string, string> | undefined)?.[SOURCE_UID_ANNOTATION] !== undefined,
+    );
+    expect(generated.map(([key]) => key.split('/').at(-2))).toEqual(
+      expect.arrayContaining(['AWSCluster', 'AWSMachine', 'KubeadmConfig', 'AWSMachineTemplate']),
+    );
     const again = await verifyClusterMigration(options(ns));
     if (E.isLeft(again)) throw new Error(again.left.message);
     expect(again.right.differences).toEqual([]);

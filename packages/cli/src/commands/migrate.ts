@@ -20,7 +20,8 @@ cluster.x-k8s.io/v1alpha2 (v0.2). The runbook is docs/migration.md.
            the same with server-side dry runs, nothing persists
   verify   every v1alpha1 object has its v1alpha2 counterpart; ownerReferences point at
            live UIDs; the Clusters' Secrets are owned by the new Clusters; no object apply
-           created has lost its source, unless prune deleted it (exit 1 if not)
+           created (of any kind it creates, generated ones included) has lost its
+           source, unless prune deleted it (exit 1 if not)
   prune    runs verify, then clears the finalizers of the v1alpha1 objects and deletes
            them, first recording their UIDs in the ConfigMap capi-kit-migrate-pruned of
            their namespace (keep it: verify reads it). Needs --confirm. STOP THE v0.1

@@ -1,4 +1,4 @@
-import type { ConversionPlugin } from '@capi-kit/conversion/plugin-kit';
+import { type ConversionPlugin, generatedKinds } from '@capi-kit/conversion/plugin-kit';
 
 /** Re-exported so packages that list plug-ins can name the type without depending on conversion. */
 export type { ConversionPlugin } from '@capi-kit/conversion/plugin-kit';
@@ -18,6 +18,7 @@ export const awsConversionPlugin: ConversionPlugin = {
   cluster: convertAwsCluster,
   machine: convertAwsMachine,
   machineTemplate: convertAwsMachineTemplate,
+  generates: generatedKinds('AWSCluster', 'AWSMachine'),
 };
 
 export { awsClusterConsumedFields, awsClusterFieldMoves, convertAwsCluster } from './cluster.js';

@@ -212,3 +212,26 @@ spec:
     expect(result.right.text).toContain('"spotPrice":"0.1"');
   });
 });
+
+describe('generates', () => {
+  it('names the kind of every object the hooks make (verify lists them when the plan has none)', () => {
+    const made = [
+      ...ok(
+        convertAwsCluster({
+          owner: { kind: 'Cluster', name: 'prod', namespace: 'ns' },
+          providerSpec: clusterSpec,
+          providerSpecSource: 'spec.providerSpec.value',
+        }),
+      ).objects,
+      ...ok(convertAwsMachine(machineInput())).objects,
+      ...ok(
+        convertAwsMachineTemplate(
+          machineInput({ owner: { kind: 'MachineSet', name: 'w', namespace: 'ns' }, controlPlane: false }),
+        ),
+      ).objects,
+    ].map((o) => `${String(o.apiVersion)} ${String(o.kind)}`);
+    const declared = (awsConversionPlugin.generates ?? []).map((k) => `${k.apiVersion} ${k.kind}`);
+    expect(made).toContain('v1 Secret');
+    expect([...new Set(made)].sort()).toEqual([...new Set(declared)].sort());
+  });
+});

@@ -1,4 +1,4 @@
-import type { ConversionPlugin } from '@capi-kit/conversion/plugin-kit';
+import { type ConversionPlugin, generatedKinds } from '@capi-kit/conversion/plugin-kit';
 import { convertVsphereCluster } from './cluster.js';
 import { convertVsphereMachine, convertVsphereMachineTemplate } from './machine.js';
 import { vsphereProviderSpecTypes } from './types.js';
@@ -14,6 +14,7 @@ export const vsphereConversionPlugin: ConversionPlugin = {
   cluster: convertVsphereCluster,
   machine: convertVsphereMachine,
   machineTemplate: convertVsphereMachineTemplate,
+  generates: generatedKinds('VSphereCluster', 'VSphereMachine'),
 };
 
 export {
