@@ -1,7 +1,12 @@
 import { convertManifest, formatConversionError, type JsonObject, V1ALPHA2 } from '@capi-kit/conversion';
 import type { PluginResult } from '@capi-kit/conversion/plugin-kit';
 import { describe, expect, it } from 'vitest';
-import { convertVsphereCluster, convertVsphereMachine, vsphereConversionPlugin } from '../../src/index.js';
+import {
+  convertVsphereCluster,
+  convertVsphereMachine,
+  convertVsphereMachineTemplate,
+  vsphereConversionPlugin,
+} from '../../src/index.js';
 
 function ok(result: PluginResult) {
   if (result._tag === 'Left') throw new Error(result.left.message);
@@ -167,5 +172,42 @@ spec:
     expect(config.spec.users).toEqual([
       { name: 'capv', sshAuthorizedKeys: ['ssh-ed25519 AAAA'], sudo: 'ALL=(ALL) NOPASSWD:ALL' },
     ]);
+  });
+});
+
+describe('generates', () => {
+  it('names the kind of every object the hooks make (verify lists them when the plan has none)', () => {
+    const clusterSpec: JsonObject = {
+      apiVersion: 'vsphere.cluster.k8s.io/v1alpha1',
+      kind: 'VsphereClusterProviderSpec',
+      server: 'vc',
+      caKeyPair: { cert: 'Y2VydA==', key: 'a2V5' },
+    };
+    const machineInput = {
+      owner,
+      providerSpec: v04,
+      providerSpecSource: 'spec.providerSpec.value',
+      controlPlane: false,
+    };
+    const made = [
+      ...ok(
+        convertVsphereCluster({
+          owner: { kind: 'Cluster', name: 'lab', namespace: 'ns' },
+          providerSpec: clusterSpec,
+          providerSpecSource: 'spec.providerSpec.value',
+        }),
+      ).objects,
+      ...ok(convertVsphereMachine(machineInput)).objects,
+      ...ok(
+        convertVsphereMachineTemplate({
+          ...machineInput,
+          owner: { kind: 'MachineSet', name: 'w', namespace: 'ns' },
+        }),
+      ).objects,
+    ].map((o) => `${String(o.apiVersion)} ${String(o.kind)}`);
+    const declared = (vsphereConversionPlugin.generates ?? []).map((k) => `${k.apiVersion} ${k.kind}`);
+    expect(made).toContain('v1 Secret');
+    expect(made).toContain('infrastructure.cluster.x-k8s.io/v1alpha2 VSphereMachineTemplate');
+    expect([...new Set(made)].sort()).toEqual([...new Set(declared)].sort());
   });
 });
