@@ -1,4 +1,9 @@
-import { formatManifestError, type ManifestDocument, readManifest } from '@capi-kit/core/manifest';
+import {
+  errorCountText,
+  formatManifestError,
+  type ManifestDocument,
+  readManifest,
+} from '@capi-kit/core/manifest';
 import { type CliIO, readInput } from './io.js';
 import { printable } from './text.js';
 
@@ -24,6 +29,7 @@ export async function readManifestInput(
   if (manifest._tag === 'Right') return { name: input.name, documents: manifest.right };
   // (the file name is the user's; the messages may quote the text: both are escaped)
   for (const error of manifest.left) errorsTo(`${printable(formatManifestError(error))}\n`);
-  io.stderr(`${printable(input.name)}: cannot be read as a manifest (${manifest.left.length} error(s))\n`);
+  // (past MAX_REPORTED_ERRORS the last line is a note counting what was left out, no error)
+  io.stderr(`${printable(input.name)}: cannot be read as a manifest (${errorCountText(manifest.left)})\n`);
   return undefined;
 }

@@ -161,3 +161,52 @@ spec: {}
     expect(r.code).toBe(ExitCode.ok);
   });
 });
+
+describe('summaries of a manifest with more errors than the reader reports (MAX_REPORTED_ERRORS)', () => {
+  // 130 documents with one syntax error each: the reader reports 100, then a note counting
+  // the other 30. The summaries said "101 error(s)", counting the note as an error.
+  const broken = Array.from({ length: 130 }, (_, i) => `a${i}: [1\n`).join('---\n');
+  const note = 'only the first 100 errors are shown; from here on: 30 more syntax errors';
+
+  it.each([
+    ['validate', 'stdout'],
+    ['phase', 'stderr'],
+  ] as const)(
+    '%s counts the errors shown and the ones left out, as the note does',
+    async (command, errorsTo) => {
+      const r = await runMain([command, '-f', '-'], broken);
+      expect(r.code).toBe(ExitCode.input);
+      expect(r[errorsTo]).toContain(`document 101, line 202, column 1: ${note}\n`);
+      expect(r.stderr).toContain(
+        '<stdin>: cannot be read as a manifest (100 error(s) shown, then 30 more syntax errors)\n',
+      );
+      expect(r.stderr).not.toContain('101 error');
+    },
+  );
+
+  it('convert counts them so too', async () => {
+    const r = await runMain(['convert', '-f', '-'], broken);
+    expect(r.code).toBe(ExitCode.input);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`document 101: line 202, column 1: ${note}\n`);
+    expect(r.stderr).toMatch(
+      /capi-kit convert: 100 errors shown, then 30 more syntax errors; nothing written\n$/,
+    );
+  });
+
+  it('with unchecked documents: says so rather than a count it does not know', async () => {
+    const dup = 'b: 1\nb: 2\n'; // a duplicate key: found only when a document is checked
+    const r = await runMain(['validate', '-f', '-'], `${broken}---\n${dup}---\n${dup}`);
+    expect(r.stderr).toContain(
+      'cannot be read as a manifest (100 error(s) shown, then 30 more syntax errors, and 2 more documents not checked)\n',
+    );
+  });
+
+  it('exactly 100 errors: all counted, no note', async () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => `a${i}: [1\n`).join('---\n');
+    const r = await runMain(['validate', '-f', '-'], hundred);
+    expect(r.stderr).toContain('cannot be read as a manifest (100 error(s))\n');
+    const c = await runMain(['convert', '-f', '-'], hundred);
+    expect(c.stderr).toMatch(/capi-kit convert: 100 errors; nothing written\n$/);
+  });
+});

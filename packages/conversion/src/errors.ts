@@ -1,3 +1,4 @@
+import type { OmittedErrors } from '@capi-kit/core/manifest';
 import { formatObjectName, objectName } from '@capi-kit/core/objects';
 import type { StashRefusalCode } from './stash-rules.js';
 
@@ -43,6 +44,11 @@ export interface ConversionError {
   /** JSON path of the offending field, e.g. `spec.providerSpec.value`. */
   readonly path?: string;
   readonly message: string;
+  /**
+   * `manifest-syntax` only: on the note that ends the reader's errors past its cap (no error
+   * itself), what it left out (`errorCountText` of `@capi-kit/core/manifest` counts them).
+   */
+  readonly omitted?: OmittedErrors;
 }
 
 /** A failure before it is placed in a document: what went wrong and where in the object. */

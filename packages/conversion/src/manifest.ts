@@ -279,6 +279,7 @@ export function convertManifest(
         code: 'manifest-syntax' as const,
         index: e.index,
         message: `line ${e.line}, column ${e.column}: ${e.message}`,
+        ...(e.omitted === undefined ? {} : { omitted: e.omitted }),
       })),
     );
   }

@@ -8,6 +8,7 @@ import {
   type ReferenceApiVersionLookup,
   V1ALPHA2,
 } from '@capi-kit/conversion';
+import { omittedText } from '@capi-kit/core/manifest';
 import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import { vsphereConversionPlugin } from '@capi-kit/providers-vsphere';
 import { oneOf, parseCommandLine } from '../args.js';
@@ -148,8 +149,12 @@ export const convertCommand: CommandBody = {
     if (result._tag === 'Left') {
       for (const error of result.left)
         io.stderr(`capi-kit convert: ${printable(input.name)}: ${printable(formatConversionError(error))}\n`);
-      const n = result.left.length;
-      io.stderr(`capi-kit convert: ${n} error${n === 1 ? '' : 's'}; nothing written\n`);
+      // (past the reader's cap its last line is a note counting what it left out, no error)
+      const note = result.left.find((e) => e.omitted !== undefined)?.omitted;
+      const n = result.left.length - (note === undefined ? 0 : 1);
+      const count = `${n} error${n === 1 ? '' : 's'}`;
+      const summary = note === undefined ? count : `${count} shown, then ${omittedText(note)}`;
+      io.stderr(`capi-kit convert: ${summary}; nothing written\n`);
       return ExitCode.input;
     }
     const { text, report } = result.right;

@@ -45,6 +45,41 @@ export interface ManifestError {
   readonly path?: string;
   /** What is wrong, without the position (see `formatManifestError`). */
   readonly message: string;
+  /**
+   * Only on the note that ends a manifest's errors past `MAX_REPORTED_ERRORS` (itself no
+   * error of the text): what was left out. Count the errors with `errorCountText`.
+   */
+  readonly omitted?: OmittedErrors;
+}
+
+/** What `readManifest` leaves out of its errors past `MAX_REPORTED_ERRORS`. */
+export interface OmittedErrors {
+  /** Syntax errors not reported (the parser finds them anyway). */
+  readonly syntaxErrors: number;
+  /** Documents that parse but were not checked: each may hold errors of its own. */
+  readonly documents: number;
+}
+
+/** `30 more syntax errors, and 2 more documents not checked`: what `omitted` left out. */
+export function omittedText(omitted: OmittedErrors): string {
+  const { syntaxErrors, documents } = omitted;
+  return [
+    syntaxErrors > 0 && `${syntaxErrors} more syntax error${syntaxErrors === 1 ? '' : 's'}`,
+    documents > 0 && `${documents} more document${documents === 1 ? '' : 's'} not checked`,
+  ]
+    .filter(Boolean)
+    .join(', and ');
+}
+
+/**
+ * How many errors a list of them stands for, for a summary line: `3 error(s)`, or where the
+ * list ends with the note of `omitted` errors, the errors shown and what the note counts:
+ * `100 error(s) shown, then 30 more syntax errors` (not 101: the note is no error).
+ */
+export function errorCountText(errors: readonly { readonly omitted?: OmittedErrors }[]): string {
+  const note = errors.find((e) => e.omitted !== undefined)?.omitted;
+  if (note === undefined) return `${errors.length} error(s)`;
+  return `${errors.length - 1} error(s) shown, then ${omittedText(note)}`;
 }
 
 /**

@@ -15,7 +15,12 @@ import {
   visit,
 } from 'yaml';
 import { appendJsonPath } from '../objects/json-path.js';
-import type { ManifestDocument, ManifestError, ManifestErrorCode } from './document.js';
+import {
+  type ManifestDocument,
+  type ManifestError,
+  type ManifestErrorCode,
+  omittedText,
+} from './document.js';
 import { goYamlExplicitTags } from './explicit-tags.js';
 import { goYamlFloatKey, goYamlNumberTag } from './go-yaml-number.js';
 import { metadataTextProblem } from './metadata-text.js';
@@ -565,12 +570,9 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
     index += 1;
   }
   if (firstHidden !== undefined) {
-    const left = [
-      hidden > 0 && `${hidden} more syntax error${hidden === 1 ? '' : 's'}`,
-      unchecked > 0 && `${unchecked} more document${unchecked === 1 ? '' : 's'} not checked`,
-    ].filter(Boolean);
-    const message = `only the first ${MAX_REPORTED_ERRORS} errors are shown; from here on: ${left.join(', and ')}`;
-    errors.push(at(firstHidden.index, firstHidden.offset, 'yaml-syntax', message));
+    const omitted = { syntaxErrors: hidden, documents: unchecked };
+    const message = `only the first ${MAX_REPORTED_ERRORS} errors are shown; from here on: ${omittedText(omitted)}`;
+    errors.push({ ...at(firstHidden.index, firstHidden.offset, 'yaml-syntax', message), omitted });
   }
   return errors.length > 0 ? E.left(errors) : E.right(documents);
 }

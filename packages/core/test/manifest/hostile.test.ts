@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { readManifest, writeManifest } from '../../src/manifest/index.js';
+import { errorCountText, readManifest, writeManifest } from '../../src/manifest/index.js';
 import {
   aliasExpansionBudget,
   MAX_ALIAS_EXPANSION,
@@ -192,7 +192,10 @@ describe('readManifest on hostile input', () => {
       line: 1,
       column: 408,
       message: `only the first 100 errors are shown; from here on: ${n - 1 - 100} more syntax errors`,
+      omitted: { syntaxErrors: n - 1 - 100, documents: 0 },
     });
+    // a summary counts the errors shown and what the note counts, not the note itself
+    expect(errorCountText(found)).toBe(`100 error(s) shown, then ${n - 1 - 100} more syntax errors`);
     expect(found[0]).toEqual({
       code: 'yaml-syntax',
       index: 0,
@@ -216,9 +219,16 @@ describe('readManifest on hostile input', () => {
       column: 1,
       message:
         'only the first 100 errors are shown; from here on: 51 more syntax errors, and 2 more documents not checked',
+      omitted: { syntaxErrors: 51, documents: 2 },
     });
+    expect(errorCountText(found)).toBe(
+      '100 error(s) shown, then 51 more syntax errors, and 2 more documents not checked',
+    );
     // exactly 100: no note
-    expect(errors(Array.from({ length: 100 }, (_, i) => bad(i)).join('---\n'))).toHaveLength(100);
+    const hundred = errors(Array.from({ length: 100 }, (_, i) => bad(i)).join('---\n'));
+    expect(hundred).toHaveLength(100);
+    expect(hundred.some((e) => e.omitted !== undefined)).toBe(false);
+    expect(errorCountText(hundred)).toBe('100 error(s)');
   });
 
   it('refuses deep JSON nesting (past the parser’s own stack) with one clear error', () => {
