@@ -390,12 +390,50 @@ function flowNestingPast(text: string, limit: number): number | undefined {
   return undefined;
 }
 
-/** An error found in the text before it is parsed, at `offset`: its document counted by the `---` lines before it. */
-function textError(text: string, offset: number, code: ManifestErrorCode, message: string): ManifestError {
+/** A line that holds nothing of a document: blank, a comment, `...`, or the start of a part's lone null. */
+const NOTHING_LINE = /^[ \t\r]*(?:(?:#|\.\.\.(?=[ \t\r]|$))[^\n]*)?$/;
+const NULL_LINE = /^[ \t\r]*(?:~|null|Null|NULL)(?:[ \t\r]+(?:#[^\n]*)?)?$/;
+
+/** Whether `part` (text between two `---` lines, lone CRs and NELs as LF) is a document `readManifest` skips as empty. */
+function isEmptyPart(part: string): boolean {
+  let nulls = 0;
+  for (const line of part.split('\n')) {
+    if (NOTHING_LINE.test(line)) continue;
+    if (!NULL_LINE.test(line) || ++nulls > 1) return false;
+  }
+  return true;
+}
+
+/**
+ * The index of the document that holds `offset`, as `readManifest` numbers documents: the
+ * non-empty parts before it, where the raw `input` is split as kubectl splits it, at lines
+ * that start with `---` after an LF (or at its start). A lone CR or NEL breaks lines to
+ * go-yaml but not to kubectl's splitter: a `---` after one starts no document (it used to be
+ * counted, as `text` has those breaks as LF, so an error after one was put in the next document).
+ */
+function documentIndexAt(input: string, text: string, offset: number): number {
+  let index = 0;
+  let start = input.startsWith('---') ? 3 : 0;
+  for (let at = input.indexOf('\n---'); at !== -1 && at < offset; at = input.indexOf('\n---', at + 1)) {
+    if (at + 1 > start && !isEmptyPart(text.slice(start, at + 1))) index += 1;
+    start = at + 4;
+    if (offset < start) break;
+  }
+  return index;
+}
+
+/** An error found in the text before it is parsed, at `offset`: its document found by `documentIndexAt`. */
+function textError(
+  input: string,
+  text: string,
+  offset: number,
+  code: ManifestErrorCode,
+  message: string,
+): ManifestError {
   const before = text.slice(0, offset);
   return {
     code,
-    index: (before.match(/^---/gm) ?? []).length - (/^\s*---/.test(text) ? 1 : 0),
+    index: documentIndexAt(input, text, offset),
     line: before.split('\n').length,
     column: offset - before.lastIndexOf('\n'),
     message,
@@ -454,14 +492,15 @@ function isStackOverflow(message: string): boolean {
 export function readManifest(input: string): E.Either<ManifestError[], ManifestDocument[]> {
   const text = goYamlLineBreaks(input);
   const refused = refusedCharacter(text);
-  if (refused !== undefined) return E.left([textError(text, refused.offset, 'yaml-syntax', refused.message)]);
+  if (refused !== undefined)
+    return E.left([textError(input, text, refused.offset, 'yaml-syntax', refused.message)]);
   const separator = separatorProblem(input);
   if (separator !== undefined)
-    return E.left([textError(text, separator.offset, 'yaml-syntax', separator.message)]);
+    return E.left([textError(input, text, separator.offset, 'yaml-syntax', separator.message)]);
   const tooDeep = flowNestingPast(text, MAX_DOCUMENT_DEPTH * 4);
   if (tooDeep !== undefined) {
     const why = `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`;
-    return E.left([textError(text, tooDeep, 'too-deep', why)]);
+    return E.left([textError(input, text, tooDeep, 'too-deep', why)]);
   }
   const lineCounter = new LineCounter();
   // (not `prettyErrors`: it copies the whole line into every error, which is quadratic on

@@ -293,6 +293,24 @@ describe('readManifest', () => {
       { index: 0, line: 2, column: 1, message: expect.stringContaining('only at LF line breaks') },
     ]);
     expect(refusal('a: 1\u0085---\u0085b: 2\n')[0]!.line).toBe(2);
+  });
+
+  it('places an error found before parsing in the document kubectl finds it in, after a lone CR too', () => {
+    // kubectl splits only at `---` after an LF: to it (gy) `a: 1<CR>---<LF>b: …` is one
+    // document, whose error is in document 1; the reader counted the `---` after the CR and said 2
+    const control = (text: string) => refusal(text).map(({ index, line }) => ({ index, line }));
+    expect(control('a: 1\r---\nb: "\u0001"\n')).toEqual([{ index: 0, line: 3 }]);
+    expect(control('a: 1\r---\nb: 1\n---\nc: "\u0001"\n')).toEqual([{ index: 1, line: 5 }]);
+    expect(control('a: 1\u0085---\nb: 1\n---\nc: "\u0001"\n')).toEqual([{ index: 1, line: 5 }]);
+    expect(control('a: 1\n---\nb: 1\r---\nc: 1\n---\nd: "\u0001"\n')).toEqual([{ index: 2, line: 7 }]);
+    // and not counting the empty documents the reader skips (gy: document 1 both times)
+    expect(control('a: 1\n---\n---\nb: "\u0001"\n')).toEqual([{ index: 1, line: 4 }]);
+    expect(control('# c\n---\na: 1\n---\n~\n--- # x\n\n---\r\nb: "\u0001"\n')).toEqual([
+      { index: 1, line: 9 },
+    ]);
+    // as the parsed documents are numbered
+    expect(control('a: 1\r\n---\r\nb: "\u0001"\n')).toEqual([{ index: 1, line: 3 }]);
+    expect(control('a: 1\n---\n--- a: 1\n')).toEqual([{ index: 1, line: 3 }]);
     // what kubectl reads as separators: `---`, trailing space, a comment, CRLF
     expect(
       documents('--- \na: 1\n--- # two\nb: 2\n---\t# three\r\nc: 3\r\n---\t\r\nd: 4\n---').map(
