@@ -29,6 +29,20 @@ describe('providerid text output escapes control characters of the IDs it quotes
     expect(stdin.stdout).toContain(`  ${escaped}  "aws:///z/i-0123\\x7f"\n`);
   });
 
+  it('escapes bidi controls, format characters and non-ASCII white space too', async () => {
+    // U+202E would reverse the rest of the line; U+200B, U+FEFF, U+00A0 hide; the tag
+    // character U+E0041 is invisible and outside the BMP.
+    const spoof = 'aws:///z/i-0123\u202e\u200b\ufeff\u00a0\u{e0041}';
+    const shown = '"aws:///z/i-0123\\u202e\\u200b\\ufeff\\u00a0\\udb40\\udc41"';
+    const parse = await runMain(['providerid', 'parse', spoof]);
+    expect(parse.code).toBe(1);
+    expect(parse.stdout).toContain(`invalid  aws  ${shown}\n`);
+    expect(parse.stdout).not.toMatch(/[\u202e\u200b\ufeff\u00a0]|\u{e0041}/u);
+    const match = await runMain(['providerid', 'match', spoof, 'nosuch://a\u2066b']);
+    expect(match.stdout).toContain(`  ${shown}  "nosuch://a\\u2066b"\n`);
+    expect(match.stdout).not.toMatch(/[\u202e\u200b\ufeff\u00a0\u2066]|\u{e0041}/u);
+  });
+
   it('--json keeps the input as it is (JSON-escaped)', async () => {
     const r = await runMain(['providerid', 'parse', hostile, '--json']);
     expect(JSON.parse(r.stdout).input).toBe(hostile);

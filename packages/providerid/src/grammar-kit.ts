@@ -3,6 +3,7 @@
  * instead of re-implementing scheme checks, field reads and integer rules each time.
  */
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { charFaultDetail, charKind, codePointName, quoteInput, tokenCharFaultAt } from './characters.js';
 import {
   type CloudProviderIDGrammar,
   type InstanceIdentity,
@@ -29,12 +30,14 @@ export function checkScheme(
   if (!schemes.includes(id.scheme)) {
     return providerIDError(
       'wrong-scheme',
-      `scheme '${id.scheme}' is not ${cloud}'s (expected ${schemes.join(' or ')})`,
+      `scheme ${quoteInput(id.scheme)} is not ${cloud}'s (expected ${schemes.join(' or ')})`,
       { cloud },
     );
   }
   if (id.separator !== '://') {
-    return providerIDError('malformed', `expected '${id.scheme}://' after the scheme`, { cloud });
+    return providerIDError('malformed', `expected ${quoteInput(`${id.scheme}://`)} after the scheme`, {
+      cloud,
+    });
   }
   return undefined;
 }
@@ -92,23 +95,48 @@ export function foldUUID(s: string): string {
   return isUUID(s) ? s.toLowerCase() : s;
 }
 
+// tokenFault's phrase for each kind of refused character (see characters.ts).
+const TOKEN_CHAR_FAULTS: readonly string[] = [
+  '',
+  'contains white space or a control character',
+  'contains white space or a control character',
+  'contains "/"',
+  'contains white space or a control character',
+  'contains a bidi control character',
+  'contains an invisible format character',
+  'contains an unpaired surrogate',
+];
+
 /**
  * Why `s` cannot be a field read from one segment of an ID, or undefined when it can: a
- * field is non-empty, free of '/', white space (space and below), DEL and the C1 controls
- * (U+0080–U+009F; U+009B is CSI, a terminal escape), and not "." or ".." (a tool that
- * builds an API URL from the fields would step out of its path). One scan of the
- * characters; the answer is a fixed phrase for "<the field> …" messages.
+ * field is non-empty, free of '/', white space (ASCII or not: U+00A0, U+2028, ...), C0
+ * controls, DEL, C1 controls (U+0080–U+009F; U+009B is CSI, a terminal escape), format
+ * and other invisible characters (the bidi controls such as U+202E, zero-width space and
+ * joiners, U+FEFF, ...; see characters.ts) and unpaired surrogates, and not "." or ".."
+ * (a tool that builds an API URL from the fields would step out of its path). One scan of
+ * the characters, allocating nothing; the answer is a fixed phrase for "<the field> …"
+ * messages (`tokenFaultMessage` adds where and what).
  */
 export function tokenFault(s: string): string | undefined {
   const n = s.length;
   if (n === 0) return 'is empty';
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 0x20 || (c >= 0x7f && c <= 0x9f)) return 'contains white space or a control character';
-    if (c === 0x2f) return 'contains "/"';
-  }
+  const at = tokenCharFaultAt(s);
+  if (at >= 0) return TOKEN_CHAR_FAULTS[charKind(s, at)];
   // Only a one- or two-character value that starts and ends with '.' is "." or "..".
   return n <= 2 && s.charCodeAt(0) === 0x2e && s.charCodeAt(n - 1) === 0x2e ? 'is "." or ".."' : undefined;
+}
+
+/**
+ * The message for a field `value` that `tokenFault` refuses, or undefined when it is a
+ * token: `<label> <fault>`, and for a refused character which one, where, and the value
+ * escaped (`quoteInput`): `the zone contains a bidi control character: U+202E at offset 2
+ * of "us\u202eeast"`.
+ */
+export function tokenFaultMessage(label: string, value: string): string | undefined {
+  const fault = tokenFault(value);
+  if (fault === undefined) return undefined;
+  const at = tokenCharFaultAt(value);
+  return at < 0 ? `${label} ${fault}` : `${label} ${fault}: ${charFaultDetail(value, at)}`;
 }
 
 /** A segment that can be a field: see `tokenFault`. */
@@ -184,8 +212,8 @@ export function readSegments(
   for (let i = 0; i < names.length; i++) {
     const { name, optional, label = name } = names[i]!;
     const value = segments[i]!;
-    const fault = optional && value === '' ? undefined : tokenFault(value);
-    if (fault !== undefined) return invalidField(cloud, name, `${label} ${fault}`);
+    const fault = optional && value === '' ? undefined : tokenFaultMessage(label, value);
+    if (fault !== undefined) return invalidField(cloud, name, fault);
     fields[name] = value;
   }
   return right(fields as ProviderIDFields);
@@ -249,7 +277,7 @@ export interface TokenRule {
 }
 
 const OPAQUE_EXPECTED =
-  'a non-empty ID without "/", white space or control characters, other than "." and ".."';
+  'a non-empty ID without "/", white space, control or invisible characters, other than "." and ".."';
 
 export const tokenRules = {
   /** Any segment that can be a field (see `tokenFault`). */
@@ -296,8 +324,13 @@ export function singleTokenGrammar(spec: SingleTokenCloud): CloudProviderIDGramm
   const fold = rule.fold ?? ((t: string) => t);
   const readToken = (token: string, scheme: string): FieldsResult => {
     if (token === '') return invalidField(cloud, field, `${field} is empty`);
-    if (!rule.test(token))
-      return invalidField(cloud, field, `${field} must be ${rule.expected} (got '${token}')`);
+    if (!rule.test(token)) {
+      // A refused character is named, and the quoted token shows the text around it.
+      const at = tokenCharFaultAt(token);
+      const where = at < 0 ? '' : `, with ${codePointName(token, at)} at offset ${at}`;
+      const got = quoteInput(token, Math.max(at, 0));
+      return invalidField(cloud, field, `${field} must be ${rule.expected} (got ${got}${where})`);
+    }
     return right({ scheme, [field]: token });
   };
   const readAfterSlashes = (rest: string, scheme: string): FieldsResult => {

@@ -15,6 +15,7 @@ export {
   providerIDRegistry,
   sameInstance,
 } from './all-clouds.js';
+export { MESSAGE_TEXT_LIMIT, quoteInput } from './characters.js';
 export { allProviderIDGrammars } from './cloud-table.js';
 export { GENERIC_CLOUD, genericProviderIDGrammar } from './generic.js';
 export { identityKey, structuralIdentity, unqualifiedKey } from './identity.js';

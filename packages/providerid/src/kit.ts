@@ -3,6 +3,8 @@
  * providerIDs. Every module under `clouds/` is written against this entry point only, as a
  * grammar outside this package would be.
  */
+
+export { MESSAGE_TEXT_LIMIT, quoteInput } from './characters.js';
 export {
   canonicalInteger,
   checkScheme,
@@ -30,6 +32,7 @@ export {
   singleTokenGrammar,
   type TokenRule,
   tokenFault,
+  tokenFaultMessage,
   tokenRules,
 } from './grammar-kit.js';
 export { structuralIdentity } from './identity.js';

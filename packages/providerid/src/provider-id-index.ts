@@ -1,3 +1,4 @@
+import { quoteInput } from './characters.js';
 import type { IdentityKeys, ProviderIDRegistry } from './registry.js';
 import type { ParseOptions } from './types.js';
 
@@ -244,7 +245,7 @@ export class ProviderIDIndex<M> {
         ambiguous.push({
           nodes: [node.item],
           machines: slots.map((m) => items[m]!),
-          reason: `node providerID '${node.providerID}' denotes ${slots.length} machines`,
+          reason: `node providerID ${quoteInput(node.providerID)} denotes ${slots.length} machines`,
         });
         continue;
       }
@@ -262,7 +263,7 @@ export class ProviderIDIndex<M> {
         group = {
           nodes: [],
           machines: [items[found]!],
-          reason: `several nodes denote the machine with providerID '${providerIDs[found]!}'`,
+          reason: `several nodes denote the machine with providerID ${quoteInput(providerIDs[found]!)}`,
         };
         contested.set(found, group);
         ambiguous.push(group);

@@ -1,4 +1,5 @@
 import { type Either, isLeft, left, right } from 'fp-ts/lib/Either.js';
+import { escapeInput, quoteInput } from './characters.js';
 import { GENERIC_CLOUD, genericProviderIDGrammar } from './generic.js';
 import { readField } from './grammar-kit.js';
 import {
@@ -194,7 +195,7 @@ export class ProviderIDRegistry {
       if (!grammar) {
         return providerIDError(
           'unknown-cloud',
-          `unknown cloud '${options.cloud}' (known: ${this.clouds().join(', ')})`,
+          `unknown cloud ${quoteInput(options.cloud)} (known: ${this.clouds().join(', ')})`,
         );
       }
       named = true;
@@ -206,7 +207,7 @@ export class ProviderIDRegistry {
           const owner = this.#byScheme.get(known)!;
           return providerIDError(
             'wrong-scheme',
-            `schemes are case-sensitive: '${split.scheme}' should be written '${known}'`,
+            `schemes are case-sensitive: ${quoteInput(split.scheme)} should be written ${quoteInput(known)}`,
             { cloud: owner.cloud },
           );
         }
@@ -214,11 +215,11 @@ export class ProviderIDRegistry {
         // (by structure), and naming the cloud "generic" applies Cluster API's own rule.
         const generic = genericProviderIDGrammar.parse(split, false);
         const fits = isLeft(generic)
-          ? `it does not fit Cluster API's generic grammar either (${generic.left.message})`
+          ? `it does not fit the generic grammar either (${generic.left.message})`
           : `it fits Cluster API's generic grammar (parse it with cloud "${GENERIC_CLOUD}")`;
         return providerIDError(
           'unknown-scheme',
-          `no cloud grammar knows the scheme '${split.scheme}'; ${fits}`,
+          `no cloud grammar knows the scheme ${quoteInput(split.scheme)}; ${fits}`,
         );
       }
     } else {
@@ -245,7 +246,10 @@ export class ProviderIDRegistry {
     const grammar = this.#byCloud.get(cloud);
     if (!grammar) {
       return left(
-        providerIDError('unknown-cloud', `unknown cloud '${cloud}' (known: ${this.clouds().join(', ')})`),
+        providerIDError(
+          'unknown-cloud',
+          `unknown cloud ${quoteInput(cloud)} (known: ${this.clouds().join(', ')})`,
+        ),
       );
     }
     const written = grammar.format(fields);
@@ -255,7 +259,7 @@ export class ProviderIDRegistry {
       return left(
         providerIDError(
           'invalid-field',
-          `these fields make '${written.right}', which is not valid: ${check.left.message}`,
+          `these fields make ${quoteInput(written.right)}, which is not valid: ${check.left.message}`,
           {
             cloud,
             ...(check.left.field === undefined ? {} : { field: check.left.field }),
@@ -268,7 +272,7 @@ export class ProviderIDRegistry {
       return left(
         providerIDError(
           'invalid-field',
-          `these fields make '${written.right}', which reads back as another ID: ${drift.name} is '${drift.read}', not '${drift.given}'`,
+          `these fields make ${quoteInput(written.right)}, which reads back as another ID: ${drift.name} is ${quoteInput(drift.read)}, not ${quoteInput(drift.given)}`,
           { cloud, field: drift.name },
         ),
       );
@@ -454,20 +458,24 @@ export function createProviderIDRegistry(grammars: Iterable<CloudProviderIDGramm
 
 function describe(id: IdentifiedProviderID): string {
   if (id.parsed)
-    return id.parsed.cloud === GENERIC_CLOUD ? `'${id.parsed.scheme}' (no cloud grammar)` : id.parsed.cloud;
+    return id.parsed.cloud === GENERIC_CLOUD
+      ? `${quoteInput(id.parsed.scheme)} (no cloud grammar)`
+      : id.parsed.cloud;
   const scheme = splitProviderID(id.input).scheme;
   const owner = id.error?.cloud;
   return owner
     ? `an invalid ${owner} ID (${id.error?.message})`
     : scheme
-      ? `'${scheme}' (unparsed)`
+      ? `${quoteInput(scheme)} (unparsed)`
       : 'a bare string';
 }
 
-const schemeText = (scheme: string) => (scheme === '' ? 'no scheme' : `scheme '${scheme}'`);
+const schemeText = (scheme: string) => (scheme === '' ? 'no scheme' : `scheme ${quoteInput(scheme)}`);
 
+// The parts of an identity as reasons show them: bare, as before, but escaped and cut to a
+// sane length (an unparsed ID's parts are whatever the string held).
 function partsText(identity: InstanceIdentity): string {
-  return identity.parts.join('/');
+  return escapeInput(identity.parts.join('/'));
 }
 
 /** The comparison behind `sameInstance`, on identities already computed. */
@@ -490,7 +498,7 @@ export function compareIdentified(
         return {
           match: false,
           verdict: 'unknown',
-          reason: `same scheme and segments, but '${invalid.input}' is ${describe(invalid)}; likely the same instance written with the wrong number of slashes`,
+          reason: `same scheme and segments, but ${quoteInput(invalid.input)} is ${describe(invalid)}; likely the same instance written with the wrong number of slashes`,
         };
       }
     }
@@ -521,12 +529,13 @@ export function compareIdentified(
     return {
       match: false,
       verdict: 'different',
-      reason: `same ${cloudSpace}instance ID ${partsText(ia)} but different ${qualifierName}: ${qa} vs ${qb}`,
+      reason: `same ${cloudSpace}instance ID ${partsText(ia)} but different ${qualifierName}: ${escapeInput(qa)} vs ${escapeInput(qb)}`,
     };
   }
   if (a.input === b.input) return { match: true, verdict: 'same', reason: 'identical strings' };
   if (!a.parsed || !b.parsed) {
-    const note = qa !== qb ? `; the ${qualifierName} (${qa || qb}) is given on one side only` : '';
+    const note =
+      qa !== qb ? `; the ${qualifierName} (${escapeInput(qa || qb)}) is given on one side only` : '';
     return {
       match: true,
       verdict: 'same',
@@ -537,7 +546,7 @@ export function compareIdentified(
     return {
       match: true,
       verdict: 'same',
-      reason: `same ${cloudSpace}instance ${partsText(ia)}; the ${qualifierName} (${qa || qb}) is given on one side only`,
+      reason: `same ${cloudSpace}instance ${partsText(ia)}; the ${qualifierName} (${escapeInput(qa || qb)}) is given on one side only`,
     };
   }
   const schemes =

@@ -1,5 +1,6 @@
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
+import { textCharFaultAt } from '../src/characters.js';
 import { formatProviderID, parseProviderID, providerIDRegistry } from '../src/index.js';
 import { isToken, tokenFault } from '../src/kit.js';
 
@@ -143,10 +144,42 @@ describe('every field of every cloud', () => {
     expectRefused,
   );
 
+  // Invisible and spoofing characters: no-break space, bidi controls, zero-width space and
+  // joiner, U+FEFF, line separator, a Hangul filler, a tag character (outside the BMP) and
+  // unpaired surrogates.
+  const INVISIBLE = ['\u00a0', '\u202e', '\u2066', '\u200b', '\u200d', '\ufeff', '\u2028', '\u3164'];
+  it.each(
+    cases((v) =>
+      [...INVISIBLE, '\u{e0001}', '\ud800', '\udc00'].map((c) => `${v.slice(0, 1)}${c}${v.slice(1)}`),
+    ),
+  )(
+    'refuses an invisible or bidi character in the $cloud $field, escaping it in the message: $input',
+    (c) => {
+      expectRefused(c);
+      const parsed = parseProviderID(c.input, { cloud: c.cloud });
+      const message = isLeft(parsed) ? parsed.left.message : '';
+      expect(textCharFaultAt(message), message).toBe(-1);
+      expect(message).toMatch(/\\u[0-9a-f]{4}/);
+    },
+  );
+
   it.each(cases(() => ['.', '..']))('refuses "." and ".." as the $cloud $field: $input', expectRefused);
 
-  it('still reads dots that are not a whole field, and the characters beside the C1 range', () => {
-    for (const value of ['...', '.a', 'a.', '..a', 'a..b', 'a~', 'a\u00a0', 'a\u00a1', 'é']) {
+  it('still reads dots that are not a whole field, and visible characters beside the refused ones', () => {
+    for (const value of [
+      '...',
+      '.a',
+      'a.',
+      '..a',
+      'a..b',
+      'a~',
+      'a\u00a1',
+      'a\u00ae',
+      'é',
+      'ü\u0301',
+      '名前',
+      'a😀',
+    ]) {
       const input = `gce://${value}/${value}/${value}`;
       const parsed = parseProviderID(input);
       if (!isRight(parsed)) throw new Error(`${JSON.stringify(input)}: ${parsed.left.message}`);
@@ -160,7 +193,12 @@ describe('every field of every cloud', () => {
       return isLeft(parsed) ? parsed.left.message : 'parsed';
     };
     expect(message('gce://../zone/vm')).toBe('project is "." or ".."');
-    expect(message('gce://p/zone\u009b/vm')).toBe('zone contains white space or a control character');
+    expect(message('gce://p/zone\u009b/vm')).toBe(
+      'zone contains white space or a control character: U+009B at offset 4 of "zone\\u009b"',
+    );
+    expect(message('gce://p/us\u202eeast/vm')).toBe(
+      'zone contains a bidi control character: U+202E at offset 2 of "us\\u202eeast"',
+    );
     expect(message('aws:///../i-0123456789abcdef0')).toBe('the zone is "." or ".."');
     expect(
       message(`${AZ.replace('<subscriptionId>', U).replace('<resourceGroup>', '..')}/virtualMachines/vm`),
@@ -174,9 +212,9 @@ describe('every field of every cloud', () => {
 });
 
 describe('tokenFault', () => {
-  it('refuses exactly white space, C0, "/", DEL and C1 among the first 256 characters', () => {
+  it('refuses exactly white space, C0, "/", DEL, C1, U+00A0 and U+00AD among the first 256 characters', () => {
     for (let c = 0; c < 0x100; c++) {
-      const refused = c <= 0x20 || c === 0x2f || (c >= 0x7f && c <= 0x9f);
+      const refused = c <= 0x20 || c === 0x2f || (c >= 0x7f && c <= 0x9f) || c === 0xa0 || c === 0xad;
       expect(isToken(`a${String.fromCharCode(c)}b`), c.toString(16)).toBe(!refused);
     }
   });

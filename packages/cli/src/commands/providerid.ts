@@ -44,6 +44,19 @@ compared, whatever the verdicts; 1 when a stdin line is not NODE_ID<TAB>MACHINE_
 2 usage error (unknown subcommand or cloud, wrong number of IDs).
 `;
 
+// Characters JSON.stringify and printable() leave as they are that still hide or reorder
+// text on a terminal: white space other than U+0020, format characters (the bidi controls
+// such as U+202E, zero-width space, U+FEFF, ...) and other default-ignorable ones. They are
+// what the providerID grammars refuse besides controls, written as \u escapes here.
+const INVISIBLE = /(?! )[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zs}\p{Zl}\p{Zp}]/gu;
+const unicodeEscape = (c: string) =>
+  Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+
+/** An ID as text output quotes it: JSON-quoted, controls and invisible characters escaped. */
+function quoted(id: string): string {
+  return printable(JSON.stringify(id)).replace(INVISIBLE, unicodeEscape);
+}
+
 function checkCloud(cloud: string | undefined): void {
   if (cloud !== undefined && providerIDRegistry.grammar(cloud) === undefined) {
     throw new UsageError(`unknown cloud '${cloud}' (known: ${providerIDRegistry.clouds().join(', ')})`);
@@ -76,7 +89,7 @@ function parseText(input: string, result: ParseProviderIDResult): string {
     return `valid    ${cloud}  ${printable(input)}\n         ${printable(shown)}\n         key ${printable(key)}`;
   }
   const cloud = result.left.cloud ? `${result.left.cloud}  ` : '';
-  return `invalid  ${cloud}${printable(JSON.stringify(input))}\n         ${printable(result.left.message)}`;
+  return `invalid  ${cloud}${quoted(input)}\n         ${printable(result.left.message)}`;
 }
 
 async function runParse(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {
@@ -102,7 +115,7 @@ function matchLine(node: string, machine: string, options: ParseOptions, json: b
     });
   }
   const label = { same: 'match   ', different: 'no match', unknown: 'unknown ' }[result.verdict];
-  return `${label}  ${printable(JSON.stringify(node))}  ${printable(JSON.stringify(machine))}\n          ${printable(result.reason)}`;
+  return `${label}  ${quoted(node)}  ${quoted(machine)}\n          ${printable(result.reason)}`;
 }
 
 async function runMatch(ids: readonly string[], options: ParseOptions, json: boolean, io: CliIO) {

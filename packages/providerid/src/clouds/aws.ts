@@ -5,9 +5,10 @@ import {
   formatFields,
   invalidField,
   type ProviderIDFields,
+  quoteInput,
   readAfterScheme,
   readField,
-  tokenFault,
+  tokenFaultMessage,
 } from '../kit.js';
 
 const CLOUD = 'aws';
@@ -44,8 +45,8 @@ function splitHost(rest: string): [host: string, path: string] {
  * tokens may be empty.
  */
 function badToken(field: string, token: string): FieldsResult | undefined {
-  const fault = token === '' ? undefined : tokenFault(token);
-  return fault === undefined ? undefined : invalidField(CLOUD, field, `the ${field} ${fault}`);
+  const fault = token === '' ? undefined : tokenFaultMessage(`the ${field}`, token);
+  return fault === undefined ? undefined : invalidField(CLOUD, field, fault);
 }
 
 /**
@@ -61,7 +62,7 @@ function readPath(host: string, path: string, scheme: string): FieldsResult {
     return invalidField(
       CLOUD,
       'instanceId',
-      `'${instanceId}' is not an EC2 instance ID (i-…) or a Fargate node name (fargate-…)`,
+      `${quoteInput(instanceId)} is not an EC2 instance ID (i-…) or a Fargate node name (fargate-…)`,
     );
   }
   const badZone = badToken('zone', zone);

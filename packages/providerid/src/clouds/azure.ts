@@ -8,9 +8,10 @@ import {
   type ProviderIDError,
   type ProviderIDFields,
   providerIDError,
+  quoteInput,
   readAfterScheme,
   readField,
-  tokenFault,
+  tokenFaultMessage,
 } from '../kit.js';
 
 const CLOUD = 'azure';
@@ -68,8 +69,8 @@ const segments = {
 
 /** The error for a name of the path that cannot be a field (see tokenFault), if it cannot. */
 function badName(field: string, label: string, name: string): FieldsResult | undefined {
-  const fault = tokenFault(name);
-  return fault === undefined ? undefined : invalidField(CLOUD, field, `${label} ${fault}`);
+  const fault = tokenFaultMessage(label, name);
+  return fault === undefined ? undefined : invalidField(CLOUD, field, fault);
 }
 
 /**
@@ -190,7 +191,7 @@ function findResourceGroup(id: string): { start: number; end: number } | undefin
 export function azureLowerResourceGroup(id: string): Either<ProviderIDError, string> {
   const at = findResourceGroup(id);
   if (!at) {
-    const message = `'${id}' has no /subscriptions/…/resourceGroups/<name>/providers/ part`;
+    const message = `${quoteInput(id)} has no /subscriptions/…/resourceGroups/<name>/providers/ part`;
     return left(providerIDError('malformed', message, { cloud: CLOUD }));
   }
   return right(id.slice(0, at.start) + id.slice(at.start, at.end).toLowerCase() + id.slice(at.end));

@@ -4,6 +4,7 @@ import {
   type ProviderIDError,
   positionalGrammar,
   providerIDError,
+  quoteInput,
 } from '../kit.js';
 
 const CLOUD = 'gce';
@@ -34,14 +35,16 @@ export function gceProviderIDFromResourceURL(resourceURL: string): Either<Provid
   try {
     path = new URL(resourceURL).pathname;
   } catch {
-    return left(providerIDError('malformed', `'${resourceURL}' is not a URL`, { cloud: CLOUD }));
+    return left(providerIDError('malformed', `${quoteInput(resourceURL)} is not a URL`, { cloud: CLOUD }));
   }
   const segments = path.split('/').filter((s) => s !== '');
   const at = segments.indexOf('projects');
   const tail = at < 0 ? [] : segments.slice(at);
   if (tail.length !== 6 || RESOURCE_URL_KEYWORDS.some((k, i) => tail[i * 2] !== k)) {
     const expected = '…/projects/<project>/zones/<zone>/instances/<name>';
-    return left(providerIDError('malformed', `'${resourceURL}' is not ${expected}`, { cloud: CLOUD }));
+    return left(
+      providerIDError('malformed', `${quoteInput(resourceURL)} is not ${expected}`, { cloud: CLOUD }),
+    );
   }
   return right(`gce://${tail[1]}/${tail[3]}/${tail[5]}`);
 }

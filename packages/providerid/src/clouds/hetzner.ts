@@ -7,6 +7,7 @@ import {
   invalidField,
   isInt64Text,
   type ProviderIDFields,
+  quoteInput,
   readAfterScheme,
 } from '../kit.js';
 
@@ -18,7 +19,11 @@ function readServer(rest: string, scheme: string): FieldsResult {
   const legacy = scheme === 'hcloud' && rest.startsWith(LEGACY_ROBOT_PREFIX);
   const number = legacy ? rest.slice(LEGACY_ROBOT_PREFIX.length) : rest;
   if (!isInt64Text(number)) {
-    return invalidField(CLOUD, 'serverId', `the server ID must be a decimal int64 (got '${number}')`);
+    return invalidField(
+      CLOUD,
+      'serverId',
+      `the server ID must be a decimal int64 (got ${quoteInput(number)})`,
+    );
   }
   if (scheme === 'hrobot') return right({ scheme, serverId: number, serverType: 'robot' });
   const fields: ProviderIDFields = legacy

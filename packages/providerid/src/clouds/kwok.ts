@@ -1,5 +1,11 @@
 import { left, right } from 'fp-ts/lib/Either.js';
-import { type CloudProviderIDGrammar, checkScheme, formatFields, invalidField, tokenFault } from '../kit.js';
+import {
+  type CloudProviderIDGrammar,
+  checkScheme,
+  formatFields,
+  invalidField,
+  tokenFaultMessage,
+} from '../kit.js';
 
 const CLOUD = 'kwok';
 
@@ -16,8 +22,8 @@ export const kwokProviderID: CloudProviderIDGrammar = {
     const shortForm = id.scheme === 'kwok' && id.separator === ':';
     const bad = shortForm ? undefined : checkScheme(CLOUD, id, ['kwok']);
     if (bad) return left(bad);
-    const fault = tokenFault(id.rest);
-    if (fault !== undefined) return invalidField(CLOUD, 'nodeName', `the node name ${fault}`);
+    const fault = tokenFaultMessage('the node name', id.rest);
+    if (fault !== undefined) return invalidField(CLOUD, 'nodeName', fault);
     if (shortForm) return right({ scheme: id.scheme, nodeName: id.rest, shortForm: true });
     return right({ scheme: id.scheme, nodeName: id.rest });
   },

@@ -5,16 +5,17 @@ import {
   formatFields,
   invalidField,
   isToken,
+  quoteInput,
   readAfterScheme,
-  tokenFault,
+  tokenFaultMessage,
 } from '../kit.js';
 
 const CLOUD = 'oci';
 const OCID_PREFIX = 'ocid1.';
 
 function readOCID(rest: string, scheme: string): FieldsResult {
-  const fault = tokenFault(rest);
-  if (fault !== undefined) return invalidField(CLOUD, 'ocid', `the OCID ${fault}`);
+  const fault = tokenFaultMessage('the OCID', rest);
+  if (fault !== undefined) return invalidField(CLOUD, 'ocid', fault);
   return right({ scheme, ocid: rest });
 }
 
@@ -30,9 +31,15 @@ export const ociProviderID: CloudProviderIDGrammar = {
   claimsBare: (input) => input.startsWith(OCID_PREFIX) && isToken(input),
   parse(id, named) {
     if (id.scheme === '' && (named || id.rest.startsWith(OCID_PREFIX))) {
-      if (!id.rest.startsWith('ocid1') || !isToken(id.rest)) {
-        return invalidField(CLOUD, 'ocid', `a bare OCI ID must be an OCID (ocid1.…), got '${id.rest}'`);
+      if (!id.rest.startsWith('ocid1')) {
+        return invalidField(
+          CLOUD,
+          'ocid',
+          `a bare OCI ID must be an OCID (ocid1.…), got ${quoteInput(id.rest)}`,
+        );
       }
+      const fault = tokenFaultMessage('the OCID', id.rest);
+      if (fault !== undefined) return invalidField(CLOUD, 'ocid', fault);
       return right({ scheme: '', ocid: id.rest });
     }
     return readAfterScheme(CLOUD, id, ['oci'], readOCID);

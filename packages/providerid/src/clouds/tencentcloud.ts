@@ -5,6 +5,7 @@ import {
   formatFields,
   invalidField,
   malformed,
+  quoteInput,
   readAfterScheme,
   readField,
 } from '../kit.js';
@@ -20,9 +21,9 @@ function readZoneAndInstance(rest: string, scheme: string): FieldsResult {
   const zone = s[1]!;
   const instanceId = s[2]!;
   if (!QCLOUD_TOKEN.test(zone))
-    return invalidField(CLOUD, 'zone', 'the zone has characters outside [-0-9a-z]');
+    return invalidField(CLOUD, 'zone', `the zone has characters outside [-0-9a-z] (got ${quoteInput(zone)})`);
   if (instanceId === '' || !QCLOUD_TOKEN.test(instanceId)) {
-    const message = 'the instance ID is empty or has characters outside [-0-9a-z]';
+    const message = `the instance ID is empty or has characters outside [-0-9a-z] (got ${quoteInput(instanceId)})`;
     return invalidField(CLOUD, 'instanceId', message);
   }
   return right({ scheme, zone, instanceId });

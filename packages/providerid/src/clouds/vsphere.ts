@@ -9,6 +9,7 @@ import {
   type ProviderIDError,
   type ProviderIDFields,
   providerIDError,
+  quoteInput,
   readAfterScheme,
 } from '../kit.js';
 
@@ -20,7 +21,8 @@ const SCHEMES = [SCHEME, PARAVIRTUAL_SCHEME];
 
 function readUUID(uuid: string, scheme: string): FieldsResult {
   if (uuid === '') return invalidField(CLOUD, 'uuid', 'the VM UUID is empty');
-  if (!isUUID(uuid)) return invalidField(CLOUD, 'uuid', `'${uuid}' is not a UUID (8-4-4-4-12 hex digits)`);
+  if (!isUUID(uuid))
+    return invalidField(CLOUD, 'uuid', `${quoteInput(uuid)} is not a UUID (8-4-4-4-12 hex digits)`);
   const fields: ProviderIDFields =
     scheme === PARAVIRTUAL_SCHEME ? { scheme, uuid, paravirtual: true } : { scheme, uuid };
   return right(fields);

@@ -86,7 +86,7 @@ describe('awsProviderID', () => {
     // 'aws:///a/b/i-123' parses as zone 'a' (and a Fargate-style middle 'b')
     const spilled = registry.format('aws', { zone: 'a/b', instanceId: 'i-123' });
     expect(isLeft(spilled) && spilled.left).toMatchObject({ code: 'invalid-field', field: 'zone' });
-    expect(isLeft(spilled) && spilled.left.message).toContain("zone is 'a', not 'a/b'");
+    expect(isLeft(spilled) && spilled.left.message).toContain('zone is "a", not "a/b"');
     // an EC2 zone and instance write an EC2 ID, whatever `kind` asks for
     const fargate = registry.format('aws', { kind: 'fargate', zone: 'us-east-1a', instanceId: 'i-123' });
     expect(isLeft(fargate) && fargate.left).toMatchObject({ code: 'invalid-field', field: 'kind' });
