@@ -479,6 +479,195 @@ function isStackOverflow(message: string): boolean {
 }
 
 /**
+ * A change to the text before the `yaml` package parses it, so that it reads what go-yaml
+ * reads where the two differ in syntax alone: `replace` the text at `at` for `remove` characters.
+ */
+interface Edit {
+  readonly at: number;
+  readonly remove: number;
+  readonly insert: string;
+}
+
+/** How many times a manifest is parsed again after edits (each parse makes the next one's edits). */
+const MAX_REPARSES = 8;
+
+/** Where the quoted scalar opening at `open` closes, found as go-yaml (and the `yaml` lexer) finds it; -1 if nowhere. */
+function closingQuote(source: string, open: number): number {
+  const quote = source[open];
+  for (let i = open + 1; i < source.length; i++) {
+    const c = source[i];
+    if (quote === '"' && c === '\\') i++;
+    else if (c === quote) {
+      if (quote === "'" && source[i + 1] === "'") i++;
+      else return i;
+    }
+  }
+  return -1;
+}
+
+/** A line (at `start`) that kubectl's splitter or go-yaml takes for a document marker, even inside quotes. */
+const isMarkerLine = (source: string, start: number) =>
+  source.startsWith('---', start) || /^\.\.\.(?:[ \t\r\n]|$)/.test(source.slice(start, start + 4));
+
+/**
+ * Padding for the continuation lines of the quoted scalar opening at `open`, whose lines
+ * the `yaml` package takes for the scalar's end where they are less indented than it wants
+ * (`a: "x<LF>y"`, `- 'x<LF>%y'`; it then reports 'Missing closing "quote'). go-yaml reads a
+ * quoted scalar to its closing quote whatever the indentation, folding each line break to a
+ * space and dropping the leading white space of each line: padding every continuation line
+ * to the opening quote's column (indentation enough for any context) leaves the value as it
+ * is. Undefined where go-yaml does not read on either: no closing quote, or a line that is
+ * a document marker (`---`, `...`); and where the padding would pass `budget`.
+ */
+function continuationPadding(source: string, open: number, budget: { left: number }): Edit[] | undefined {
+  const close = closingQuote(source, open);
+  if (close === -1) return undefined;
+  const column = open - (source.lastIndexOf('\n', open - 1) + 1);
+  const edits: Edit[] = [];
+  for (let nl = source.indexOf('\n', open); nl !== -1 && nl < close; nl = source.indexOf('\n', nl + 1)) {
+    const start = nl + 1;
+    if (isMarkerLine(source, start)) return undefined;
+    let spaces = 0;
+    while (source[start + spaces] === ' ') spaces++;
+    const next = source[start + spaces];
+    if (next === '\n' || (next === '\r' && source[start + spaces + 1] === '\n')) continue;
+    if (spaces >= column) continue;
+    // (a scalar far to the right with many short lines would grow the text past bounds: refused)
+    budget.left -= column - spaces;
+    if (budget.left < 0) return undefined;
+    edits.push({ at: start, remove: 0, insert: ' '.repeat(column - spaces) });
+  }
+  return edits;
+}
+
+/**
+ * The edits that make the `yaml` package read `docs` (parsed from `source`) as go-yaml reads
+ * them, in `source`'s offsets: taken from each document's errors in the text's order, up to
+ * the first that is not one of these, because what follows an error may be misread:
+ * - `\'` in double quotes, an escape of `'` to go-yaml (YAML 1.1), none to YAML 1.2: written
+ *   `\x27`, which both read as `'`;
+ * - a quoted scalar cut short by a continuation line less indented than the `yaml` package
+ *   wants: padded (`continuationPadding`). What follows it in its document may be misread,
+ *   so that document's edits stop there; the next parse finds the next.
+ */
+function goYamlEdits(source: string, docs: readonly Document.Parsed[], budget: { left: number }): Edit[] {
+  const edits: Edit[] = [];
+  for (const doc of docs) {
+    // A document that starts at a `---` line is read from there as go-yaml reads it, however
+    // the one before was misread: every state of the `yaml` lexer ends at such a line.
+    if (doc.errors.length === 0 || (doc !== docs[0] && doc.directives?.docStart !== true)) continue;
+    const ordered = [...doc.errors].sort((a, b) => a.pos[0] - b.pos[0]);
+    for (const error of ordered) {
+      const offset = error.pos[0];
+      if (error.code === 'BAD_DQ_ESCAPE' && source.startsWith("\\'", offset)) {
+        edits.push({ at: offset, remove: 2, insert: '\\x27' });
+        continue;
+      }
+      if (error.code === 'MISSING_CHAR' && error.message.startsWith('Missing closing')) {
+        let open: number | undefined;
+        visit(doc, {
+          Scalar(_, node) {
+            if (
+              (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') &&
+              node.range?.[1] === offset
+            ) {
+              open = node.range[0];
+              return visit.BREAK;
+            }
+            return undefined;
+          },
+        });
+        const padding = open === undefined ? undefined : continuationPadding(source, open, budget);
+        if (padding !== undefined) edits.push(...padding);
+      }
+      break;
+    }
+  }
+  return edits;
+}
+
+/** `text` with `edits` (in `text`'s offsets, in order, apart) made, and a map of the result's offsets back to `text`'s. */
+function withEdits(
+  text: string,
+  edits: readonly Edit[],
+): { source: string; toText: (offset: number) => number } {
+  const parts: string[] = [];
+  const starts: number[] = []; // each edit's offset in the result
+  const shifts: number[] = []; // how far the result runs ahead of `text` after each edit
+  let from = 0;
+  let shift = 0;
+  for (const edit of edits) {
+    parts.push(text.slice(from, edit.at));
+    starts.push(edit.at + shift);
+    parts.push(edit.insert);
+    shift += edit.insert.length - edit.remove;
+    shifts.push(shift);
+    from = edit.at + edit.remove;
+  }
+  parts.push(text.slice(from));
+  const toText = (offset: number) => {
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((starts[mid] ?? 0) <= offset) low = mid + 1;
+      else high = mid;
+    }
+    if (low === 0) return offset;
+    const edit = low - 1;
+    const inserted = edits[edit]?.insert.length ?? 0;
+    if (offset < (starts[edit] ?? 0) + inserted) return edits[edit]?.at ?? offset;
+    return offset - (shifts[edit] ?? 0);
+  };
+  return { source: parts.join(''), toText };
+}
+
+/**
+ * Parses `text` (a YAML text: go-yaml's line breaks, nothing refused) with the `yaml`
+ * package, then again with `goYamlEdits` made while they find any, at most MAX_REPARSES
+ * times. Returns the text parsed (`source`), its documents, and positions (1-based line and
+ * column) of `source`'s offsets in `text`. A JSON text is parsed as it is: encoding/json
+ * refuses what the edits change.
+ */
+function parseAsGoYaml(text: string): {
+  source: string;
+  docs: Document.Parsed[];
+  linePos: (offset: number) => { line: number; col: number };
+} {
+  const parse = (source: string) => {
+    const lineCounter = new LineCounter();
+    // (not `prettyErrors`: it copies the whole line into every error, which is quadratic on
+    // one long line of many errors; the position comes from the line counter instead)
+    const parsed = withoutStackTraces(() =>
+      parseAllDocuments(source, { ...yamlParseOptions, lineCounter, prettyErrors: false }),
+    );
+    return { docs: Array.isArray(parsed) ? parsed : [], lineCounter };
+  };
+  const first = parse(text);
+  let result = { source: text, docs: first.docs, linePos: first.lineCounter.linePos };
+  if (isJsonText(text)) return result;
+  let edits: Edit[] = [];
+  let toText = (offset: number) => offset;
+  // padding added, in all: at most the text's length again (and 64 KiB)
+  const budget = { left: text.length + 65_536 };
+  for (let round = 0; round < MAX_REPARSES; round++) {
+    const more = goYamlEdits(result.source, result.docs, budget);
+    if (more.length === 0) break;
+    const mapped = more.map((e) => ({ ...e, at: toText(e.at) }));
+    edits = [...edits, ...mapped].sort((a, b) => a.at - b.at);
+    const edited = withEdits(text, edits);
+    toText = edited.toText;
+    const { docs } = parse(edited.source);
+    result = {
+      source: edited.source,
+      docs,
+      linePos: (offset) => first.lineCounter.linePos(edited.toText(offset)),
+    };
+  }
+  return result;
+}
+
+/**
  * Reads a manifest: multi-document YAML (`---` separated) or a JSON text, which is one
  * document (a JSON array stays one document whose value is the array).
  *
@@ -502,13 +691,7 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
     const why = `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`;
     return E.left([textError(input, text, tooDeep, 'too-deep', why)]);
   }
-  const lineCounter = new LineCounter();
-  // (not `prettyErrors`: it copies the whole line into every error, which is quadratic on
-  // one long line of many errors; the position comes from the line counter instead)
-  const parsed = withoutStackTraces(() =>
-    parseAllDocuments(text, { ...yamlParseOptions, lineCounter, prettyErrors: false }),
-  );
-  const docs = Array.isArray(parsed) ? parsed : [];
+  const { source, docs, linePos } = parseAsGoYaml(text);
   const errors: ManifestError[] = [];
   const documents: ManifestDocument[] = [];
   const at = (
@@ -518,13 +701,13 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
     message: string,
     path?: string,
   ): ManifestError => {
-    const pos = lineCounter.linePos(offset);
+    const pos = linePos(offset);
     return { code, index, line: pos.line, column: pos.col, ...(path !== undefined && { path }), message };
   };
   // One budget for the whole manifest, so that many documents cannot each spend it.
   const budget = aliasExpansionBudget(text.length);
   const expanded = { size: 0 };
-  const escapes = !isJsonText(text) && ESCAPE_REFUSED.test(text) ? text : undefined;
+  const escapes = !isJsonText(source) && ESCAPE_REFUSED.test(source) ? source : undefined;
   let index = 0;
   let end = 0;
   // past MAX_REPORTED_ERRORS: the syntax errors and documents left out, and where they start
@@ -540,7 +723,7 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
       index += 1;
       continue;
     }
-    const directive = directiveAt(text, end, doc.range[0]);
+    const directive = directiveAt(source, end, doc.range[0]);
     end = doc.range[2];
     if (directive !== undefined) {
       errors.push(at(index, directive, 'yaml-syntax', DIRECTIVE));
@@ -574,7 +757,7 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
         firstHidden ??= { index, offset: error.pos[0] };
         break;
       }
-      const pos = lineCounter.linePos(error.pos[0]);
+      const pos = linePos(error.pos[0]);
       errors.push({
         code: 'yaml-syntax',
         index,
@@ -603,7 +786,7 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
         const bad = metadataTextProblem(value);
         if (bad !== undefined)
           errors.push(at(index, start, 'unsafe-text', `${bad.path}: ${bad.message}`, bad.path));
-        else documents.push({ index, line: lineCounter.linePos(start).line, value });
+        else documents.push({ index, line: linePos(start).line, value });
       }
     }
     index += 1;

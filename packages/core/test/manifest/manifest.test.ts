@@ -76,9 +76,9 @@ describe('readManifest', () => {
     ]);
     const quoted = documents('a: "x\r  y"\nb: \'x\u0085 y\'\nc: |\n  l1\u0085  l2\n')[0]!.value;
     expect(quoted).toEqual({ a: 'x y', b: 'x y', c: 'l1\nl2\n' });
-    // go-yaml also folds a continuation line that is not indented; this reader refuses it
-    // (the text it used to read, "x\ry", is what kubectl would not have stored)
-    expect(E.isLeft(readManifest('a: "x\ry"\n'))).toBe(true);
+    // go-yaml also folds a continuation line that is not indented (gy: {"a":"x y"}), and so
+    // does this reader now (it refused it; before that it read "x\ry", which kubectl would not store)
+    expect(documents('a: "x\ry"\n')[0]!.value).toEqual({ a: 'x y' });
     // line numbers count them too
     const bad = readManifest('a: 1\rb: 2\u0085c: [\n');
     expect(E.isLeft(bad) && bad.left[0]!.line).toBe(4);
@@ -247,6 +247,59 @@ describe('readManifest', () => {
     expect(documents('a: "x\\\\/y"\nb: \'x\\/y\' # "\\/"\n')[0]!.value).toEqual({ a: 'x\\/y', b: 'x\\/y' });
     expect(documents('{"a": "x\\/y\\ud83d\\ude00"}')[0]!.value).toEqual({ a: 'x/y😀' });
     expect(documents('a: "\\U0001F600"\n')[0]!.value).toEqual({ a: '😀' });
+  });
+
+  it("reads \\' in double quotes as ', as go-yaml (YAML 1.1) does; YAML 1.2 has no such escape", () => {
+    // gy: {"a":"'"}, {"a":"''x\\''"}, {"k'":"v'"}; the reader refused them ("Invalid escape sequence \'")
+    expect(documents('a: "\\\'"\n')[0]!.value).toEqual({ a: "'" });
+    expect(documents("a: \"\\'\\'x\\\\'\\'\"\n")[0]!.value).toEqual({ a: "''x\\''" });
+    expect(documents('"k\\\'": "v\\\'"\n')[0]!.value).toEqual({ "k'": "v'" });
+    // an escaped backslash, then a quote: \' as text (gy: {"a":"\\'"})
+    expect(documents('a: "\\\\\'"\n')[0]!.value).toEqual({ a: "\\'" });
+    // the escapes go-yaml refuses stay refused, with their place in the text as written
+    expect(refusal('a: ["\\\'", "\\/"]\n')).toEqual([
+      { index: 0, line: 1, column: 12, message: expect.stringMatching(/^a\[1\]: \\\/ is no escape/) },
+    ]);
+    expect(refusal('a: "\\\'\\ud83d\\ude00"\n')[0]!.message).toMatch(/escapes a UTF-16 surrogate/);
+    // in single quotes \ is no escape: 'x\' ends there (gy refuses the rest)
+    expect(refusal("a: '\\'\n%y'\n")[0]!.line).toBe(2);
+  });
+
+  it('reads a quoted scalar whose continuation lines are less indented than it, as go-yaml does', () => {
+    // go-yaml reads a quoted scalar to its closing quote whatever the indentation; the reader
+    // refused these ('Missing closing "quote'), `%` at a line's start included (gy for each)
+    expect(documents('a: "x\n%y"\n')[0]!.value).toEqual({ a: 'x %y' });
+    expect(documents('a: "x\ny"\nb: 1\n---\nc: "p\n q\n%r\n\n s"\n').map((d) => d.value)).toEqual([
+      { a: 'x y', b: 1 },
+      { c: 'p q %r\ns' },
+    ]);
+    expect(documents('- "x\n%y"\n- \'u\n\tv\'\n- ["x\n%y", {k: "m\nn"}]\n')[0]!.value).toEqual([
+      'x %y',
+      'u v',
+      ['x %y', { k: 'm n' }],
+    ]);
+    expect(documents('a:\n  b: "x\n%y"\n  c: "\\\'"\n  d: "e\nf"\n  g: "h\ni"\n')[0]!.value).toEqual({
+      a: { b: 'x %y', c: "'", d: 'e f', g: 'h i' },
+    });
+    expect(documents('a: "x\r\ny\r\n%z"\r\n')[0]!.value).toEqual({ a: 'x y %z' });
+    expect(documents('a: "x\n  \t\ny"\n')[0]!.value).toEqual({ a: 'x\ny' });
+    expect(documents('a: "x\\\ny"\n')[0]!.value).toEqual({ a: 'xy' });
+    // one such scalar in each of many documents
+    const many = Array.from({ length: 50 }, (_, i) => `n${i}: "x\n%${i}"\n`).join('---\n');
+    expect(documents(many).map((d) => d.value)).toEqual(
+      Array.from({ length: 50 }, (_, i) => ({ [`n${i}`]: `x %${i}` })),
+    );
+    // errors after one keep their place in the text as written
+    expect(refusal('a: "x\ny"\nb: "\\/"\n')).toEqual([
+      { index: 0, line: 3, column: 5, message: expect.stringMatching(/^b: \\\/ is no escape/) },
+    ]);
+    // what go-yaml refuses stays refused: no closing quote, a document marker inside, a
+    // multi-line key, a directive outside quotes
+    expect(refusal('a: "x\n%y\n')[0]!.line).toBe(3);
+    expect(refusal('a: "x\n---\ny"\n').length).toBeGreaterThan(0);
+    expect(refusal('a: "x\n...\ny"\n').length).toBeGreaterThan(0);
+    expect(refusal('a: "x\n%y": 1\n').length).toBeGreaterThan(0);
+    expect(refusal('a: "x\n%y"\n%YAML 1.1\n---\nb: 1\n').length).toBeGreaterThan(0);
   });
 
   it('refuses every directive: kubectl hands it to go-yaml apart from its document, which go-yaml refuses', () => {
