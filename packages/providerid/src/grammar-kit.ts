@@ -3,7 +3,18 @@
  * instead of re-implementing scheme checks, field reads and integer rules each time.
  */
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
-import { charFaultDetail, charKind, codePointName, quoteInput, tokenCharFaultAt } from './characters.js';
+import {
+  type CharKind,
+  CONTROL,
+  charFaultDetail,
+  charKind,
+  codePointName,
+  kindName,
+  quoteInput,
+  SPACE,
+  tokenCharFaultAt,
+  WIDE_SPACE,
+} from './characters.js';
 import {
   type CloudProviderIDGrammar,
   type InstanceIdentity,
@@ -95,17 +106,13 @@ export function foldUUID(s: string): string {
   return isUUID(s) ? s.toLowerCase() : s;
 }
 
-// tokenFault's phrase for each kind of refused character (see characters.ts).
-const TOKEN_CHAR_FAULTS: readonly string[] = [
-  '',
-  'contains white space or a control character',
-  'contains white space or a control character',
-  'contains "/"',
-  'contains white space or a control character',
-  'contains a bidi control character',
-  'contains an invisible format character',
-  'contains an unpaired surrogate',
-];
+// Controls and every kind of white space keep tokenFault's one phrase from before
+// characters.ts told them apart; the other kinds are named as characters.ts names them.
+const WHITE_SPACE_OR_CONTROL: ReadonlySet<CharKind> = new Set([CONTROL, SPACE, WIDE_SPACE]);
+const tokenCharFault = (kind: CharKind) =>
+  WHITE_SPACE_OR_CONTROL.has(kind)
+    ? 'contains white space or a control character'
+    : `contains ${kindName(kind)}`;
 
 /**
  * Why `s` cannot be a field read from one segment of an ID, or undefined when it can: a
@@ -121,7 +128,7 @@ export function tokenFault(s: string): string | undefined {
   const n = s.length;
   if (n === 0) return 'is empty';
   const at = tokenCharFaultAt(s);
-  if (at >= 0) return TOKEN_CHAR_FAULTS[charKind(s, at)];
+  if (at >= 0) return tokenCharFault(charKind(s, at));
   // Only a one- or two-character value that starts and ends with '.' is "." or "..".
   return n <= 2 && s.charCodeAt(0) === 0x2e && s.charCodeAt(n - 1) === 0x2e ? 'is "." or ".."' : undefined;
 }
