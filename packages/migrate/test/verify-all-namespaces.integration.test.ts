@@ -47,21 +47,25 @@ describe.skipIf(noControlPlane('private-local'))('migrate verify -A', () => {
     });
     // Key pairs on both Clusters, so apply makes the <cluster>-ca and -etcd Secrets.
     for (const { name, namespace } of [gone, kept]) {
-      await KubernetesObjectApi.makeApiClient(plane.kubeConfig).patch(
-        {
-          apiVersion: V1ALPHA1,
-          kind: 'Cluster',
-          metadata: { name, namespace },
-          spec: { providerSpec: { value: { caKeyPair: keyPair, etcdCAKeyPair: keyPair } } },
-        } as KubernetesObject,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        'application/merge-patch+json',
-      );
+      await mergePatch({
+        apiVersion: V1ALPHA1,
+        kind: 'Cluster',
+        metadata: { name, namespace },
+        spec: { providerSpec: { value: { caKeyPair: keyPair, etcdCAKeyPair: keyPair } } },
+      });
     }
   }, 120_000);
+  /** A JSON merge patch (RFC 7386) of the object the body names, as `kubectl patch --type merge`. */
+  const mergePatch = (body: Record<string, unknown>) =>
+    KubernetesObjectApi.makeApiClient(plane.kubeConfig).patch(
+      body as KubernetesObject,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'application/merge-patch+json',
+    );
+
   afterAll(async () => {
     await plane?.stop();
   });
@@ -82,14 +86,7 @@ describe.skipIf(noControlPlane('private-local'))('migrate verify -A', () => {
           kind,
           metadata: { name: item.metadata?.name, namespace: gone.namespace },
         };
-        await objects.patch(
-          { ...at, metadata: { ...at.metadata, finalizers: null } } as unknown as KubernetesObject,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          'application/merge-patch+json',
-        );
+        await mergePatch({ ...at, metadata: { ...at.metadata, finalizers: null } });
         await objects.delete(at as KubernetesObject);
       }
     }
