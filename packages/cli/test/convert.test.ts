@@ -276,3 +276,42 @@ describe('capi-kit convert refuses what validate refuses (issue #12)', () => {
     });
   }
 });
+
+describe('capi-kit convert keeps private keys out of the stash annotation', () => {
+  const key = Buffer.from('-----BEGIN RSA PRIVATE KEY----- secret').toString('base64');
+  const cert = Buffer.from('-----BEGIN CERTIFICATE----- public').toString('base64');
+  const cluster = `apiVersion: cluster.k8s.io/v1alpha1
+kind: Cluster
+metadata: {name: shop, namespace: shop}
+spec:
+  providerSpec:
+    value:
+      apiVersion: awsprovider/v1alpha1
+      kind: AWSClusterProviderSpec
+      region: eu-west-1
+      caKeyPair: {cert: ${cert}, key: ${key}}
+`;
+
+  it('writes the key only into the Secret, and reads it back from there going down', async () => {
+    const up = await convert(cluster, '-f', '-');
+    expect(up.code).toBe(ExitCode.ok);
+    const [clusterDoc, ...rest] = up.stdout.split(/^---$/m);
+    expect(clusterDoc).toContain('conversion.capi-kit.dev/data');
+    expect(clusterDoc).not.toContain(key);
+    expect(rest.join('---')).toContain(`tls.key: ${key}`);
+    const down = await convert(up.stdout, '-f', '-', '--to', 'cluster.k8s.io/v1alpha1');
+    expect(down.code).toBe(ExitCode.ok);
+    expect(down.stdout).toContain(`key: ${key}`);
+  });
+
+  it('converting the Cluster down without its Secret fails, naming the Secret, with nothing on stdout', async () => {
+    const up = await convert(cluster, '-f', '-');
+    const [clusterDoc] = up.stdout.split(/^---$/m);
+    const down = await convert(clusterDoc!, '-f', '-', '--to', 'cluster.k8s.io/v1alpha1');
+    expect(down.code).toBe(ExitCode.input);
+    expect(down.stdout).toBe('');
+    expect(down.stderr).toContain(
+      'spec.providerSpec.value.caKeyPair: the private key is kept in Secret shop/shop-ca',
+    );
+  });
+});

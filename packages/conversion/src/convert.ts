@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { joinStack, splitStack } from './chain/stack.js';
 import { isChainVersion } from './chain/versions.js';
 import type { ConversionError, ConversionFailure } from './errors.js';
+import { checkKeyPairRecords, type KeyPairRecord, keysOutOfStash, restoreKeys } from './key-pairs.js';
 import { KIND_TABLES, type KindTable, tableStashRules } from './kind-table.js';
 import { type AppliedMove, moveObject } from './moves.js';
 import {
@@ -157,6 +158,8 @@ export function convertKind(
     }
     const refusal = checkGenerated(stash.generated ?? [], rules);
     if (refusal !== undefined) return E.left(stashRefused(refusal));
+    const keyRefusal = checkKeyPairRecords(stash.keyPairs, { table, direction, name: id.name });
+    if (keyRefusal !== undefined) return E.left(stashRefused(keyRefusal));
   }
   // The result is built copy-on-write over `rest`: rows, stash and plug-in copy only the
   // containers they change, so the conversion back below shares every untouched subtree
@@ -176,11 +179,13 @@ export function convertKind(
   const warnings: string[] = [];
   let generatedObjects: readonly JsonObject[] = [];
   let generatedPaths: { path: string[]; value: Json }[] = [];
+  let keyPairs: readonly KeyPairRecord[] = [];
   if (direction === 'up') {
     const step = runPlugin(rest, out, table, options, restored, owned);
     if (E.isLeft(step)) return step;
     generatedObjects = step.right.objects;
     generatedPaths = step.right.generated;
+    if (options.keysInStash !== true) keyPairs = step.right.keyPairs;
     moves.push(...step.right.moves);
     warnings.push(...step.right.warnings);
     const phase = getPath(rest, ['status', 'phase']);
@@ -200,18 +205,23 @@ export function convertKind(
     if (missing !== undefined) all.push(missing);
   }
   unshare(out, owned, fresh);
+  // (`out` owns all of itself now: restoreKeys and putStash may write where they need)
+  const restoredKeys = restoreKeys(out, stash?.keyPairs ?? [], namespace, options.secretData);
+  if (E.isLeft(restoredKeys)) return restoredKeys;
   // What no stash may restore (owner references, bootstrap data, …) is not written into one:
   // it is reported as lost instead, since a stash carrying it would be refused on the way back.
-  const { kept: entries, refused } = partitionStashEntries(all, rules, namespace);
-  for (const refusal of refused) {
+  const partition = partitionStashEntries(all, rules, namespace);
+  for (const refusal of partition.refused) {
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
   }
-  if (entries.length > 0 || generatedPaths.length > 0) {
-    // (`out` owns all of itself now: putStash may write where it needs)
+  // Private keys stay in the Secrets the plug-in made; the stash names those instead.
+  const { entries, records } = keysOutOfStash(partition.kept, keyPairs);
+  if (entries.length > 0 || generatedPaths.length > 0 || records.length > 0) {
     putStash(out, {
       restores: from,
       entries,
       ...(generatedPaths.length > 0 ? { generated: generatedPaths } : {}),
+      ...(records.length > 0 ? { keyPairs: records } : {}),
     });
     const size = checkStashedAnnotations(out);
     if (E.isLeft(size)) return size;
@@ -224,7 +234,7 @@ export function convertKind(
     to,
     moves,
     stashed: entries.map((e) => formatPath(e.path)),
-    restored: restored.map((e) => formatPath(e.path)),
+    restored: [...restored.map((e) => formatPath(e.path)), ...restoredKeys.right],
     keptEdits: keptEdits.map((e) => formatPath(e.path)),
     generated: generatedObjects.map(describe),
     warnings,

@@ -27,7 +27,11 @@ export type ConversionErrorCode =
   /** The manifest text itself does not parse. */
   | 'manifest-syntax'
   /** The object nests deeper than the conversion's walks can go (too-deep.ts). */
-  | 'too-deep';
+  | 'too-deep'
+  /** Going down: the Secret a stash names for a private key is not given (key-pairs.ts). */
+  | 'secret-missing'
+  /** Going down: that Secret holds another certificate, or no key. */
+  | 'secret-key-mismatch';
 
 export interface ConversionError {
   readonly code: ConversionErrorCode;

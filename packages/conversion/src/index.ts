@@ -42,6 +42,7 @@ export {
   toV1alpha2,
 } from './convert.js';
 export { type ConversionError, formatConversionError } from './errors.js';
+export type { KeyPairRecord, SecretData } from './key-pairs.js';
 export type { InfrastructureRole, KindTable } from './kind-table.js';
 export {
   convertDocuments,

@@ -147,12 +147,20 @@ export function convertDocuments(
       ...(isObject(value) ? { providerSpec: value } : {}),
     });
   }
+  // Going down, a Cluster's stash names the Secrets that hold its private keys (key-pairs.ts).
+  const secrets = new ByName<JsonObject>();
+  for (const { value } of documents) {
+    if (!isObject(value) || value.apiVersion !== 'v1' || value.kind !== 'Secret') continue;
+    const { name, namespace } = objectName(value);
+    if (name !== undefined && isObject(value.data)) secrets.add(name, namespace, value.data);
+  }
   const convertOptions: ChainOptions = {
     ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
     ...(options.referenceApiVersion === undefined
       ? {}
       : { referenceApiVersion: options.referenceApiVersion }),
     findCluster: (name, namespace) => clusters.find(name, namespace),
+    secretData: (namespace, name) => secrets.find(name, namespace),
     resolveMachineClass: (ref, namespace): E.Either<string, ResolvedMachineClass> => {
       const name = str(ref.name);
       if (name === undefined) return E.left('names no MachineClass (name is empty)');

@@ -259,8 +259,14 @@ export const KEY_PAIR_SECRETS: readonly (readonly [field: string, suffix: string
 export function certificateSecrets(
   value: JsonObject,
   cluster: { name: string; namespace?: string },
-): { objects: JsonObject[]; moves: { from: string; to: string }[]; warnings: string[] } {
+): {
+  objects: JsonObject[];
+  moves: { from: string; to: string }[];
+  warnings: string[];
+  keyPairs: { field: string; secret: string }[];
+} {
   const objects: JsonObject[] = [];
+  const keyPairs: { field: string; secret: string }[] = [];
   const moves: { from: string; to: string }[] = [];
   const warnings: string[] = [];
   for (const [field, suffix] of KEY_PAIR_SECRETS) {
@@ -287,8 +293,9 @@ export function certificateSecrets(
     const label = `Secret ${cluster.namespace === undefined ? '' : `${cluster.namespace}/`}${name}`;
     moves.push({ from: `${field}.cert`, to: `${label} data["tls.crt"]` });
     moves.push({ from: `${field}.key`, to: `${label} data["tls.key"]` });
+    keyPairs.push({ field, secret: name });
   }
-  return { objects, moves, warnings };
+  return { objects, moves, warnings, keyPairs };
 }
 
 /** `Kind ns/name` for move targets. */
@@ -356,6 +363,7 @@ export function clusterOutput(
       ),
       ...secrets.warnings,
     ],
+    keyPairs: secrets.keyPairs,
   });
 }
 

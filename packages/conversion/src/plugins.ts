@@ -80,6 +80,12 @@ export interface PluginOutput {
   readonly moves: readonly { readonly from: string; readonly to: string }[];
   /** providerSpec fields with no v1alpha2 home (they remain in the stash) and other notes. */
   readonly warnings: readonly string[];
+  /**
+   * Key pairs (`{cert, key}` at `field`, dotted, in the providerSpec value) that went into a
+   * Secret of `objects` (`tls.crt` / `tls.key`, named `<object>-<suffix>`): their private keys
+   * are left out of the stash, which names the Secret instead (key-pairs.ts).
+   */
+  readonly keyPairs?: readonly { readonly field: string; readonly secret: string }[];
 }
 
 export interface ConversionPlugin {

@@ -5,6 +5,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { versionsUp } from './common-moves.js';
 import type { ConversionFailure } from './errors.js';
+import { claimedKeyPairs, type KeyPairRecord, type SecretData } from './key-pairs.js';
 import type { KindTable } from './kind-table.js';
 import { LABEL_RENAMES } from './metadata.js';
 import type { AppliedMove } from './moves.js';
@@ -56,6 +57,19 @@ export interface ConvertOptions {
   ) => E.Either<string, ResolvedMachineClass>;
   /** Finds the Cluster a Machine belongs to, so plug-ins can use its providerSpec. */
   readonly findCluster?: (name: string, namespace: string | undefined) => ClusterInfo | undefined;
+  /**
+   * Going down: a Secret's data, looked up in the object's namespace. A stash names the
+   * Secrets that hold a Cluster's private keys instead of keeping them (key-pairs.ts); without
+   * this, or without the Secret, such a Cluster is refused. Manifest conversion looks in the
+   * manifest.
+   */
+  readonly secretData?: SecretData;
+  /**
+   * Going up: keep private keys in the stash instead of naming the Secrets a plug-in made of
+   * them. Only for callers that throw the generated Secrets away and whose input already
+   * shows the keys to the same readers (the conversion webhook), so the way back needs none.
+   */
+  readonly keysInStash?: boolean;
 }
 
 const [V1ALPHA1_CLUSTER_LABEL] = LABEL_RENAMES[0]!;
@@ -148,6 +162,8 @@ function restoredAbsent(restored: readonly StashEntry[], path: readonly string[]
 
 interface PluginStep {
   readonly generated: { path: string[]; value: Json }[];
+  /** The key pairs whose private keys went into Secrets the plug-in made (key-pairs.ts). */
+  readonly keyPairs: readonly KeyPairRecord[];
   readonly objects: readonly JsonObject[];
   readonly moves: AppliedMove[];
   readonly warnings: string[];
@@ -173,7 +189,7 @@ export function runPlugin(
 ): E.Either<ConversionFailure, PluginStep> {
   const { role, required } = table.infrastructure;
   const paths = pluginPaths(table);
-  const step: PluginStep = { generated: [], objects: [], moves: [], warnings: [] };
+  const step: PluginStep = { generated: [], keyPairs: [], objects: [], moves: [], warnings: [] };
   const specPath = paths.spec;
   // A MachineSet without a template, or a template without a spec, stamps out nothing.
   if (!isObject(getPath(source, specPath))) return E.right(step);
@@ -274,6 +290,15 @@ export function runPlugin(
     });
   }
   const output = result.right;
+  // (a MachineClass's keys were never in the object, so never in its stash)
+  const keyPairs = inline ? claimedKeyPairs(output, value, table, owner) : E.right([]);
+  if (E.isLeft(keyPairs)) {
+    return E.left({
+      code: 'plugin-refused',
+      path: valuePath,
+      message: `${plugin.name} plug-in ${keyPairs.left}`,
+    });
+  }
   if (owned !== undefined) ownPath(out, specPath, owned);
   if (!hasRef) {
     const path = [...paths.infrastructureRef];
@@ -300,6 +325,7 @@ export function runPlugin(
   for (const warning of output.warnings) step.warnings.push(warning);
   return E.right({
     generated: step.generated,
+    keyPairs: keyPairs.right,
     objects: output.objects,
     moves: step.moves,
     warnings: step.warnings,

@@ -32,6 +32,7 @@ export type StashRefusalCode =
   | 'stash-bootstrap-data'
   | 'stash-cross-namespace'
   | 'stash-generated-path'
+  | 'stash-key-pair'
   | 'annotations-too-large';
 
 export interface StashRefusal {

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import type { KeyPairRecord } from './key-pairs.js';
 import {
   deepEqual,
   deletePath,
@@ -60,6 +61,13 @@ export interface Stash {
    * not consume it, or they would be dropped.
    */
   readonly stacked?: true;
+  /**
+   * Key pairs whose private key the stash does not keep: it is in the Secret named, which the
+   * way down reads (key-pairs.ts). Written as `patch` items without a path (`{pair, secret}`),
+   * so a reader that does not know them refuses the stash instead of restoring the pair
+   * without its key.
+   */
+  readonly keyPairs?: readonly KeyPairRecord[];
 }
 
 /**
@@ -193,8 +201,9 @@ function patchItem(e: StashEntry): { p: readonly string[]; v?: Json; b?: Json } 
 
 /** The annotation text: one JSON.stringify of a plain structure built for it. */
 function encodeStash(stash: Stash): string {
-  const patch = new Array<ReturnType<typeof patchItem>>(stash.entries.length);
+  const patch = new Array<unknown>(stash.entries.length);
   for (let i = 0; i < patch.length; i++) patch[i] = patchItem(stash.entries[i]!);
+  for (const { path, secret } of stash.keyPairs ?? []) patch.push({ pair: path, secret });
   const payload: { restores: string; patch: unknown[]; generated?: unknown[]; created?: string } = {
     restores: stash.restores,
     patch,
@@ -253,7 +262,14 @@ function decodeStash(text: string): E.Either<string, Stash> {
     return E.left('is not a conversion stash (expected {"restores": …, "patch": […]})');
   }
   const entries: StashEntry[] = [];
+  const keyPairs: KeyPairRecord[] = [];
   for (const item of raw.patch) {
+    if (isObject(item) && !Object.hasOwn(item, 'p') && Object.hasOwn(item, 'pair')) {
+      if (!isPath(item.pair) || typeof item.secret !== 'string')
+        return E.left('has a malformed key-pair entry (expected {"pair": [path], "secret": name})');
+      keyPairs.push({ path: item.pair, secret: item.secret });
+      continue;
+    }
     if (!isObject(item) || !isPath(item.p)) return E.left('has a patch entry without a path');
     const hasValue = Object.hasOwn(item, 'v');
     const hasBase = Object.hasOwn(item, 'b');
@@ -287,6 +303,7 @@ function decodeStash(text: string): E.Either<string, Stash> {
     ...(generated.length > 0 ? { generated } : {}),
     ...(created === undefined ? {} : { created }),
     ...(raw.below === undefined ? {} : { stacked: true }),
+    ...(keyPairs.length > 0 ? { keyPairs } : {}),
   });
 }
 

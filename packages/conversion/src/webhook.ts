@@ -39,12 +39,19 @@ export interface ConversionReviewResponse {
   };
 }
 
-/** The Cluster API chain as an `ObjectConverter`. */
+/**
+ * The Cluster API chain as an `ObjectConverter`. The objects plug-ins generate are not kept
+ * (a webhook returns one object per object), so by default private keys stay in the stash
+ * (`keysInStash`): the stored v1alpha1 Cluster shows them to the same readers anyway, and a
+ * way back that needed the Secrets could not find them. A stash that names Secrets instead
+ * (written by `convert` or `migrate`) converts down only with `secretData`.
+ */
 export function chainConverter(options: ChainOptions = {}): ObjectConverter {
+  const chain: ChainOptions = { keysInStash: true, ...options };
   return (object, desired) => {
     if (!isChainVersion(desired))
       return E.left(`${desired} is not a Cluster API version this webhook converts to`);
-    const result = convertTo(object, desired, options);
+    const result = convertTo(object, desired, chain);
     if (E.isLeft(result)) {
       const { path, message } = result.left;
       return E.left(formatConversionError(path === undefined ? { message } : { path, message }));

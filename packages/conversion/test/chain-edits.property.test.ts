@@ -13,6 +13,7 @@ import {
   type JsonObject,
 } from '../src/index.js';
 import { v1alpha1 } from './support/arbitraries.js';
+import { secretStore } from './support/secret-store.js';
 
 // The round-trip properties (chain-roundtrip.property.test.ts) convert objects nobody touched
 // in between. Stored objects are edited at whatever version a client reads them in, and the
@@ -24,7 +25,11 @@ import { v1alpha1 } from './support/arbitraries.js';
 // annotation aside, which the edits change).
 
 const RUNS = Number(process.env.CHAIN_EDIT_RUNS ?? 2_000);
-const options: ChainOptions = { plugins: [awsConversionPlugin, vsphereConversionPlugin] };
+const secrets = secretStore();
+const options: ChainOptions = {
+  plugins: [awsConversionPlugin, vsphereConversionPlugin],
+  secretData: secrets.secretData,
+};
 const plain = (value: unknown): JsonObject => JSON.parse(JSON.stringify(value));
 
 /** Keys an edit may set: fields of some version (so some hop moves them), and others. */
@@ -126,6 +131,7 @@ describe('edited between conversions, every step still converts to any version a
               if (to === at) continue;
               const there = convertTo(structuredClone(object), to, options);
               if (E.isLeft(there)) return; // (an edit made it invalid: refused, as it should be)
+              secrets.keep(there.right.generated);
               const back = convertTo(structuredClone(there.right.object), at, options);
               if (E.isLeft(back))
                 throw new Error(`${at} → ${to} → back failed: ${JSON.stringify(back.left)}`);

@@ -16,6 +16,7 @@ import {
 } from '../src/index.js';
 import { v1alpha1, v1alpha2 } from './support/arbitraries.js';
 import { crdObject } from './support/crd-objects.js';
+import { secretStore } from './support/secret-store.js';
 
 const RUNS = Number(process.env.CHAIN_RUNS ?? 10_000);
 const machineClass = {
@@ -23,8 +24,10 @@ const machineClass = {
   kind: 'AWSMachineProviderSpec',
   instanceType: 'm5.large',
 };
+const secrets = secretStore();
 const options: ChainOptions = {
   plugins: [awsConversionPlugin, vsphereConversionPlugin],
+  secretData: secrets.secretData,
   resolveMachineClass: (ref) =>
     E.right({ providerSpec: machineClass, source: `MachineClass ${String(ref.name)}` }),
 };
@@ -33,6 +36,7 @@ const plain = (value: unknown): Record<string, unknown> => JSON.parse(JSON.strin
 function convert(value: unknown, to: ChainVersion): Record<string, unknown> {
   const result = convertTo(value, to, options);
   if (E.isLeft(result)) throw new Error(`conversion to ${to} failed: ${JSON.stringify(result.left)}`);
+  secrets.keep(result.right.generated);
   expect(result.right.object.apiVersion).toBe(to);
   return result.right.object;
 }

@@ -9,6 +9,7 @@ import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js
 import { vsphereConversionPlugin } from '../../providers-vsphere/src/conversion/index.js';
 import { type ConvertOptions, convertObject, V1ALPHA1, V1ALPHA2 } from '../src/index.js';
 import { listOf, v1alpha1, v1alpha2 } from './support/arbitraries.js';
+import { secretStore } from './support/secret-store.js';
 
 // Every MachineClass name resolves to one small AWS class, as a manifest holding it would.
 const machineClass = {
@@ -16,8 +17,10 @@ const machineClass = {
   kind: 'AWSMachineProviderSpec',
   instanceType: 'm5.large',
 };
+const secrets = secretStore();
 const options: ConvertOptions = {
   plugins: [awsConversionPlugin, vsphereConversionPlugin],
+  secretData: secrets.secretData,
   resolveMachineClass: (ref) =>
     E.right({ providerSpec: machineClass, source: `MachineClass ${String(ref.name)} providerSpec` }),
 };
@@ -65,6 +68,7 @@ function decodeError(value: unknown): unknown {
 function convert(value: unknown, to: typeof V1ALPHA1 | typeof V1ALPHA2): Record<string, unknown> {
   const result = convertObject(value, to, options);
   if (E.isLeft(result)) throw new Error(`conversion to ${to} failed: ${JSON.stringify(result.left)}`);
+  secrets.keep(result.right.generated);
   return result.right.object;
 }
 

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { checkKeyPairRecords } from '../key-pairs.js';
 import { type AppliedMove, type FieldMove, moveObject } from '../moves.js';
 import {
   deletePath,
@@ -323,6 +324,9 @@ export function convertHop(
       const refusal = checkGenerated(stash.generated, rules);
       if (refusal !== undefined) return E.left(stashRefused(refusal));
     }
+    // Only the v1alpha1 ↔ v1alpha2 conversion moves key pairs into Secrets (key-pairs.ts).
+    const keyRefusal = checkKeyPairRecords(stash.keyPairs, undefined);
+    if (keyRefusal !== undefined) return E.left(stashRefused(keyRefusal));
     const result = applyStash(out, stash.entries, owned, fresh);
     restored = result.applied;
     keptEdits = result.skipped;

@@ -12,6 +12,7 @@ import {
   stashRefused,
 } from '../../src/convert.js';
 import type { ConversionFailure } from '../../src/errors.js';
+import { checkKeyPairRecords, type KeyPairRecord, keysOutOfStash, restoreKeys } from '../../src/key-pairs.js';
 import { tableStashRules } from '../../src/kind-table.js';
 import type { AppliedMove } from '../../src/moves.js';
 import { identity, type ObjectConversion } from '../../src/object-conversion.js';
@@ -81,6 +82,8 @@ export function referenceConvertKind(
     }
     const refusal = checkGenerated(stash.generated ?? [], rules);
     if (refusal !== undefined) return E.left(stashRefused(refusal));
+    const keyRefusal = checkKeyPairRecords(stash.keyPairs, { table, direction, name: identity(rest).name });
+    if (keyRefusal !== undefined) return E.left(stashRefused(keyRefusal));
   }
   const moves: AppliedMove[] = [];
   const out = coreConvert(rest, table, direction, moves);
@@ -94,11 +97,13 @@ export function referenceConvertKind(
   const warnings: string[] = [];
   let generatedObjects: readonly JsonObject[] = [];
   let generatedPaths: { path: string[]; value: Json }[] = [];
+  let keyPairs: readonly KeyPairRecord[] = [];
   if (direction === 'up') {
     const step = runPlugin(rest, out, table, options, restored);
     if (E.isLeft(step)) return step;
     generatedObjects = step.right.objects;
     generatedPaths = step.right.generated;
+    if (options.keysInStash !== true) keyPairs = step.right.keyPairs;
     moves.push(...step.right.moves);
     warnings.push(...step.right.warnings);
     const phase = getPath(rest, ['status', 'phase']);
@@ -115,15 +120,19 @@ export function referenceConvertKind(
     const missing = missingReference(rest, out, table);
     if (missing !== undefined) all.push(missing);
   }
-  const { kept: entries, refused } = partitionStashEntries(all, rules, namespace);
-  for (const refusal of refused) {
+  const restoredKeys = restoreKeys(out, stash?.keyPairs ?? [], namespace, options.secretData);
+  if (E.isLeft(restoredKeys)) return restoredKeys;
+  const partition = partitionStashEntries(all, rules, namespace);
+  for (const refusal of partition.refused) {
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
   }
-  if (entries.length > 0 || generatedPaths.length > 0) {
+  const { entries, records } = keysOutOfStash(partition.kept, keyPairs);
+  if (entries.length > 0 || generatedPaths.length > 0 || records.length > 0) {
     putStash(out, {
       restores: from,
       entries,
       ...(generatedPaths.length > 0 ? { generated: generatedPaths } : {}),
+      ...(records.length > 0 ? { keyPairs: records } : {}),
     });
     const size = checkAnnotationsSize(getPath(out, ['metadata', 'annotations']));
     if (E.isLeft(size))
@@ -137,7 +146,7 @@ export function referenceConvertKind(
     to,
     moves,
     stashed: entries.map((e) => formatPath(e.path)),
-    restored: restored.map((e) => formatPath(e.path)),
+    restored: [...restored.map((e) => formatPath(e.path)), ...restoredKeys.right],
     keptEdits: keptEdits.map((e) => formatPath(e.path)),
     generated: generatedObjects.map(describe),
     warnings,
