@@ -1,15 +1,64 @@
 // Text output shows names, IDs and messages from the cluster: control characters in them
-// are escaped so they cannot move the cursor, recolour the terminal or forge lines.
+// are escaped so they cannot move the cursor, recolour the terminal or forge lines, and so
+// are the characters that hide or reorder text without being controls: the bidi controls
+// (U+202E makes a line read backwards, the "Trojan Source" trick), the other format (Cf)
+// and default-ignorable characters (U+200B, U+FEFF, tag characters, ...), white space other
+// than U+0020 (U+00A0, U+3000, U+2028 and U+2029, which some terminals break lines at) and
+// UTF-16 surrogates without their other half. These are the characters @capi-kit/providerid
+// refuses in an ID (its characters.ts keeps them as a table of ranges; here the engine's
+// Unicode properties name the same set, with one regex and no second table).
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is escaped
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// Bidi, format and default-ignorable characters, white space other than U+0020, unpaired
+// surrogates (with the u flag a lone surrogate is a code point of its own, in Cs).
+const INVISIBLE = String.raw`(?! )[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zs}\p{Zl}\p{Zp}\p{Cs}]`;
+const ESCAPED = new RegExp(String.raw`[\u0000-\u001f\u007f-\u009f]|${INVISIBLE}`, 'gu');
+// The same without C0, which JSON.stringify escapes itself (and \n is its indentation).
+const JSON_ESCAPED = new RegExp(String.raw`[\u007f-\u009f]|${INVISIBLE}`, 'gu');
+// Fast pre-tests: text without any such character is returned as it is, without a replace.
+const NOT_PLAIN_ASCII = /[^\u0020-\u007e]/;
+const NOT_ASCII = /[\u007f-\uffff]/;
 
-/** `text` with every C0/C1 control character (and DEL) written as `\xNN`. */
+const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
+
+function printableEscape(c: string): string {
+  const cp = c.codePointAt(0)!;
+  return cp <= 0x9f ? `\\x${hex(cp, 2)}` : `\\u{${hex(cp, 4).toUpperCase()}}`;
+}
+
+// Each UTF-16 code unit as \uXXXX: an astral character becomes its surrogate pair.
+function jsonEscape(c: string): string {
+  let out = '';
+  for (let i = 0; i < c.length; i++) out += `\\u${hex(c.charCodeAt(i), 4)}`;
+  return out;
+}
+
+/**
+ * `text` with every C0/C1 control character (and DEL) written as `\xNN`, and every bidi
+ * control, other format or default-ignorable character, white space other than U+0020 and
+ * unpaired surrogate as `\u{XXXX}` (upper-case hex, at least four digits). Visible
+ * non-ASCII characters (é, 日本, emoji) are kept.
+ */
 export function printable(text: string): string {
-  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return NOT_PLAIN_ASCII.test(text) ? text.replace(ESCAPED, printableEscape) : text;
 }
 
 /** `printable` for text of several lines: each line escaped, the line breaks kept. */
 export function printableLines(text: string): string {
   return text.split('\n').map(printable).join('\n');
+}
+
+/**
+ * JSON text (as JSON.stringify writes it) with DEL, the C1 controls and every character
+ * `printable` writes as `\u{XXXX}` written as JSON `\uXXXX` escapes (lower-case hex, as
+ * JSON.stringify writes C0; an astral character as its surrogate pair). Outside strings,
+ * JSON text is ASCII, and in a string such a character is never part of an escape, so a
+ * parser reads the same value; a terminal shows no raw control, bidi or invisible character.
+ */
+export function safeJSON(json: string): string {
+  return NOT_ASCII.test(json) ? json.replace(JSON_ESCAPED, jsonEscape) : json;
+}
+
+/** `JSON.stringify(value, null, indent)` through `safeJSON`: what every JSON output writes. */
+export function jsonText(value: unknown, indent?: number): string {
+  return safeJSON(JSON.stringify(value, null, indent));
 }

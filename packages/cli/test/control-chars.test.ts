@@ -39,6 +39,24 @@ const hostilePhase = [
   '',
 ].join('\n');
 
+/** A paused v1alpha3 Machine whose stored status.phase (YAML double-quoted) is kept. */
+function pausedMachine(phase: string): string {
+  return [
+    'apiVersion: cluster.x-k8s.io/v1alpha3',
+    'kind: Machine',
+    'metadata:',
+    '  name: m',
+    '  annotations: {cluster.x-k8s.io/paused: "true"}',
+    'spec:',
+    '  clusterName: c',
+    '  bootstrap: {dataSecretName: x}',
+    '  infrastructureRef: {kind: K, name: k}',
+    'status:',
+    `  phase: "${phase}"`,
+    '',
+  ].join('\n');
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'capi-kit-control-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A manifest file whose name has ESC and CSI in it. */
@@ -85,20 +103,7 @@ describe('control characters from the input are escaped in text output', () => {
   });
 
   it('phase: a stored phase kept in the table (paused Machine)', async () => {
-    const paused = [
-      'apiVersion: cluster.x-k8s.io/v1alpha3',
-      'kind: Machine',
-      'metadata:',
-      '  name: m',
-      '  annotations: {cluster.x-k8s.io/paused: "true"}',
-      'spec:',
-      '  clusterName: c',
-      '  bootstrap: {dataSecretName: x}',
-      '  infrastructureRef: {kind: K, name: k}',
-      'status:',
-      '  phase: "\\e[31mX\\x7f"',
-      '',
-    ].join('\n');
+    const paused = pausedMachine('\\e[31mX\\x7f');
     const r = await runMain(['phase', '-f', '-'], paused);
     expect(r.code).toBe(0);
     expectNoRawControl(r);
@@ -106,6 +111,19 @@ describe('control characters from the input are escaped in text output', () => {
     // JSON output stays JSON: the value is kept, JSON-escaped.
     const json = await runMain(['phase', '-f', '-', '--json'], paused);
     expect(JSON.parse(json.stdout).phase).toBe('\u001b[31mX\u007f');
+  });
+
+  it('phase: bidi and invisible characters in a stored phase, in text and with --json', async () => {
+    const paused = pausedMachine('Run\\u202Eing\\u200B\\u00A0');
+    const raw = /[\u202e\u200b\u00a0]/;
+    const text = await runMain(['phase', '-f', '-'], paused);
+    expect(text.stdout).not.toMatch(raw);
+    expect(text.stdout).toContain('Machine  m     Run\\u{202E}ing\\u{200B}\\u{00A0}\n');
+    // JSON output writes them as JSON escapes: the value is kept.
+    const json = await runMain(['phase', '-f', '-', '--json'], paused);
+    expect(json.stdout).not.toMatch(raw);
+    expect(json.stdout).toContain('"phase":"Run\\u202eing\\u200b\\u00a0"');
+    expect(JSON.parse(json.stdout).phase).toBe('Run\u202eing\u200b\u00a0');
   });
 
   it('convert: error lines, the file name, --report - and warnings', async () => {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { runMain } from './helpers/capture-io.js';
 
-// Text output quotes the IDs it was given; JSON.stringify escapes C0 but leaves DEL and C1
-// (U+009B is CSI) raw, so the quoted form also goes through printable().
+// Text output quotes the IDs it was given as JSON string literals; JSON.stringify escapes C0
+// but leaves DEL and C1 (U+009B is CSI) raw, so the quoted form writes them as \u escapes
+// too, as the parse errors' messages quote an ID.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what must not appear
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 const hostile = 'nosuch://a\u009b31m\u007f\u001b[2J';
-const escaped = '"nosuch://a\\x9b31m\\x7f\\u001b[2J"';
+const escaped = '"nosuch://a\\u009b31m\\u007f\\u001b[2J"';
 
 describe('providerid text output escapes control characters of the IDs it quotes', () => {
   it('parse: an invalid ID', async () => {
@@ -21,12 +22,12 @@ describe('providerid text output escapes control characters of the IDs it quotes
     const args = await runMain(['providerid', 'match', hostile, 'aws:///z/i-0123\u009b']);
     expect(args.code).toBe(0);
     expect(args.stdout).not.toMatch(RAW_CONTROL);
-    expect(args.stdout).toContain(`  ${escaped}  "aws:///z/i-0123\\x9b"\n`);
+    expect(args.stdout).toContain(`  ${escaped}  "aws:///z/i-0123\\u009b"\n`);
 
     const stdin = await runMain(['providerid', 'match'], `${hostile}\taws:///z/i-0123\u007f\n`);
     expect(stdin.code).toBe(0);
     expect(stdin.stdout).not.toMatch(RAW_CONTROL);
-    expect(stdin.stdout).toContain(`  ${escaped}  "aws:///z/i-0123\\x7f"\n`);
+    expect(stdin.stdout).toContain(`  ${escaped}  "aws:///z/i-0123\\u007f"\n`);
   });
 
   it('escapes bidi controls, format characters and non-ASCII white space too', async () => {

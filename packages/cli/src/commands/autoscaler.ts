@@ -13,7 +13,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { checkNamespaceFlag } from '../names.js';
-import { printable } from '../text.js';
+import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit autoscaler groups [--json] [options]
        capi-kit autoscaler node-group NODE [--json] [options]
@@ -61,7 +61,7 @@ const options = {
 
 const actions = ['groups', 'node-group'] as const;
 
-const json = (value: unknown) => `${JSON.stringify(value)}\n`;
+const json = (value: unknown) => `${jsonText(value)}\n`;
 
 async function groupRecord(group: NodeGroup) {
   const [target, instances] = await Promise.all([group.targetSize(), group.nodes()]);

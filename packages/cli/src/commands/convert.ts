@@ -16,7 +16,7 @@ import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIO, readInput } from '../io.js';
-import { printable, printableLines } from '../text.js';
+import { jsonText, printable, printableLines, safeJSON } from '../text.js';
 
 // Every conversion plug-in capi-kit ships, in the order they are asked.
 const plugins = [awsConversionPlugin, vsphereConversionPlugin];
@@ -65,7 +65,7 @@ async function writeReport(io: CliIO, target: string, report: ConversionReport):
     io.stderr(printableLines(formatReport(report)));
     return undefined;
   }
-  const text = target.endsWith('.json') ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report);
+  const text = target.endsWith('.json') ? `${jsonText(report, 2)}\n` : formatReport(report);
   try {
     await writeFile(target, text, 'utf8');
     return undefined;
@@ -166,7 +166,8 @@ export const convertCommand: CommandBody = {
       }
     }
     for (const warning of report.warnings) io.stderr(`capi-kit convert: warning: ${printable(warning)}\n`);
-    io.stdout(text);
+    // -o json: the manifest as JSON, its values unchanged; YAML is written as converted.
+    io.stdout(format === 'json' ? safeJSON(text) : text);
     return ExitCode.ok;
   },
 };

@@ -7,7 +7,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { requestTimeoutMs } from '../kubeconfig.js';
 import { checkNamespaceFlag, checkObjectName } from '../names.js';
-import { printable } from '../text.js';
+import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit describe cluster NAME [-n NS] [--workload-kubeconfig FILE] [--json]
 
@@ -182,7 +182,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     return described.left.code === 'not-found' ? ExitCode.input : ExitCode.cluster;
   }
   if (values.json) {
-    io.stdout(`${JSON.stringify(contractJson(described.right))}\n`);
+    io.stdout(`${jsonText(contractJson(described.right))}\n`);
     return ExitCode.ok;
   }
   const colour = io.stdoutIsTTY === true && (io.env.NO_COLOR ?? '') === '';

@@ -7,7 +7,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { checkNamespaceFlag } from '../names.js';
 import { age, formatTable } from '../table.js';
-import { printable } from '../text.js';
+import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit get clusters|machines|machinesets|machinedeployments [-A | -n NS] [-o json|yaml|wide]
 
@@ -293,7 +293,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
       metadata: { resourceVersion: '' },
       items: listed.items.map((i) => i.raw),
     };
-    io.stdout(output === 'json' ? `${JSON.stringify(list, null, 2)}\n` : writeManifest([list], 'yaml'));
+    io.stdout(output === 'json' ? `${jsonText(list, 2)}\n` : writeManifest([list], 'yaml'));
     return ExitCode.ok;
   }
   if (listed.items.length === 0) {

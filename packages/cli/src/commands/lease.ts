@@ -10,7 +10,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { KubeconfigError, loadKubeConfig } from '../kubeconfig.js';
 import { checkNamespaceFlag, checkObjectName } from '../names.js';
-import { printable } from '../text.js';
+import { jsonText, printable } from '../text.js';
 
 const actions = ['status', 'acquire', 'renew', 'release', 'hold'] as const;
 type Action = (typeof actions)[number];
@@ -172,7 +172,7 @@ function refusal(result: AcquireResult & { acquired: false }): string {
 }
 
 function json(value: unknown): string {
-  return `${JSON.stringify(value)}\n`;
+  return `${jsonText(value)}\n`;
 }
 
 /** Resolves on SIGINT or SIGTERM (and stops listening once `done` is called). */

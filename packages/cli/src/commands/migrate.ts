@@ -6,7 +6,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { checkNamespaceFlag, commandNamespace } from '../names.js';
-import { printable } from '../text.js';
+import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit migrate plan|apply|verify|prune [-n NS | -A] [--to APIVERSION] [--dry-run] [--confirm] [-o text|json|yaml]
 
@@ -126,7 +126,7 @@ function planText(plan: MigrationPlan): string {
 }
 
 function write(io: CliIO, format: Format, data: unknown, text: () => string): void {
-  if (format === 'json') io.stdout(`${JSON.stringify(data, null, 2)}\n`);
+  if (format === 'json') io.stdout(`${jsonText(data, 2)}\n`);
   else if (format === 'yaml') io.stdout(stringify(data));
   else io.stdout(text());
 }

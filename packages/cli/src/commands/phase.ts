@@ -27,7 +27,7 @@ import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { readManifestInput } from '../manifest-input.js';
-import { printable } from '../text.js';
+import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit phase -f FILE|- [--json]
 
@@ -338,7 +338,7 @@ export const phaseCommand: CommandBody = {
     }
     if (values.json === true) {
       for (const { kind, name, namespace, phase } of rows) {
-        io.stdout(`${JSON.stringify({ kind, name, namespace, phase })}\n`);
+        io.stdout(`${jsonText({ kind, name, namespace, phase })}\n`);
       }
     } else if (rows.length > 0) {
       io.stdout(table(rows));

@@ -9,7 +9,7 @@ import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIO, stdinLines, textLines } from '../io.js';
-import { printable } from '../text.js';
+import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit providerid parse [ID ...] [--cloud CLOUD] [--json]
        capi-kit providerid match [NODE_ID MACHINE_ID] [--cloud CLOUD] [--json]
@@ -44,17 +44,12 @@ compared, whatever the verdicts; 1 when a stdin line is not NODE_ID<TAB>MACHINE_
 2 usage error (unknown subcommand or cloud, wrong number of IDs).
 `;
 
-// Characters JSON.stringify and printable() leave as they are that still hide or reorder
-// text on a terminal: white space other than U+0020, format characters (the bidi controls
-// such as U+202E, zero-width space, U+FEFF, ...) and other default-ignorable ones. They are
-// what the providerID grammars refuse besides controls, written as \u escapes here.
-const INVISIBLE = /(?! )[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zs}\p{Zl}\p{Zp}]/gu;
-const unicodeEscape = (c: string) =>
-  Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
-
-/** An ID as text output quotes it: JSON-quoted, controls and invisible characters escaped. */
+/**
+ * An ID as text output quotes it: a JSON string literal whose controls, bidi, format and
+ * invisible characters are \u escapes, as the parse errors' messages quote it.
+ */
 function quoted(id: string): string {
-  return printable(JSON.stringify(id)).replace(INVISIBLE, unicodeEscape);
+  return jsonText(id);
 }
 
 function checkCloud(cloud: string | undefined): void {
@@ -66,10 +61,10 @@ function checkCloud(cloud: string | undefined): void {
 function parseJSON(input: string, result: ParseProviderIDResult): string {
   if (result._tag === 'Right') {
     const { cloud, fields, key, canonical } = result.right;
-    return JSON.stringify({ input, valid: true, cloud, fields, key, canonical });
+    return jsonText({ input, valid: true, cloud, fields, key, canonical });
   }
   const { cloud, message, code } = result.left;
-  return JSON.stringify({
+  return jsonText({
     input,
     valid: false,
     cloud: cloud ?? null,
@@ -106,7 +101,7 @@ async function runParse(ids: readonly string[], options: ParseOptions, json: boo
 function matchLine(node: string, machine: string, options: ParseOptions, json: boolean): string {
   const result = sameInstance(node, machine, options);
   if (json) {
-    return JSON.stringify({
+    return jsonText({
       match: result.match,
       verdict: result.verdict,
       reason: result.reason,
@@ -133,7 +128,7 @@ async function runMatch(ids: readonly string[], options: ParseOptions, json: boo
     if (fields.length !== 2) {
       bad++;
       const error = `line ${number}: expected NODE_ID<TAB>MACHINE_ID (found ${fields.length - 1} tabs)`;
-      if (json) io.stdout(`${JSON.stringify({ line: number, input: line, error })}\n`);
+      if (json) io.stdout(`${jsonText({ line: number, input: line, error })}\n`);
       io.stderr(`capi-kit providerid: ${error}\n`);
       continue;
     }
@@ -147,7 +142,7 @@ function runClouds(json: boolean, io: CliIO) {
     const grammar = providerIDRegistry.grammar(cloud)!;
     io.stdout(
       json
-        ? `${JSON.stringify({ cloud, schemes: grammar.schemes, title: grammar.title })}\n`
+        ? `${jsonText({ cloud, schemes: grammar.schemes, title: grammar.title })}\n`
         : `${cloud.padEnd(14)} ${(grammar.schemes.join(', ') || '(any other)').padEnd(34)} ${grammar.title}\n`,
     );
   }
