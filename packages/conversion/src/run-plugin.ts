@@ -5,7 +5,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { versionsUp } from './common-moves.js';
 import type { ConversionFailure } from './errors.js';
-import { claimedKeyPairs, type KeyPairRecord, type SecretData } from './key-pairs.js';
+import {
+  CERT_DATA_KEY,
+  claimedKeyPairs,
+  KEY_DATA_KEY,
+  type KeyPairRecord,
+  type SecretData,
+} from './key-pairs.js';
 import type { KindTable } from './kind-table.js';
 import { LABEL_RENAMES } from './metadata.js';
 import type { AppliedMove } from './moves.js';
@@ -160,6 +166,44 @@ function restoredAbsent(restored: readonly StashEntry[], path: readonly string[]
   return false;
 }
 
+/**
+ * Going up when no plug-in runs (the stash put the references back): the key pairs whose
+ * keys the plug-in would keep in Secrets, for those whose Secret (`secretData`) already holds
+ * the same pair, so their keys stay out of the stash as they do when it runs (key-pairs.ts).
+ * Only a Cluster's hook is asked (key pairs are a Cluster's); whatever it cannot answer, or a
+ * Secret that is not given, leaves the key in the stash, with a warning.
+ */
+function keyPairsInSecrets(
+  source: JsonObject,
+  table: KindTable,
+  options: ConvertOptions,
+  warnings: string[],
+): readonly KeyPairRecord[] {
+  const value = getPath(source, [...pluginPaths(table).providerSpec, 'value']);
+  const { name, namespace } = identity(source);
+  if (options.keysInStash === true || table.infrastructure.role !== 'cluster' || !isObject(value)) return [];
+  const plugin = findPlugin(options.plugins ?? [], value);
+  if (plugin === undefined || name === undefined) return [];
+  const owner = { kind: table.kind, name, ...(namespace === undefined ? {} : { namespace }) };
+  const made = plugin.cluster({
+    owner,
+    providerSpec: value,
+    providerSpecSource: pluginPaths(table).whereValue,
+  });
+  if (E.isLeft(made)) return [];
+  const claimed = claimedKeyPairs(made.right, value, table, owner);
+  if (E.isLeft(claimed)) return [];
+  return claimed.right.filter((record) => {
+    const pair = getPath(source, record.path) as JsonObject;
+    const data = options.secretData?.(namespace, record.secret);
+    if (data?.[CERT_DATA_KEY] === pair.cert && data?.[KEY_DATA_KEY] === pair.key) return true;
+    warnings.push(
+      `${formatPath(record.path)}.key is kept in the stash annotation: Secret ${record.secret} holding this pair was not given (convert it together with the Secret to keep the key out)`,
+    );
+    return false;
+  });
+}
+
 interface PluginStep {
   readonly generated: { path: string[]; value: Json }[];
   /** The key pairs whose private keys went into Secrets the plug-in made (key-pairs.ts). */
@@ -197,10 +241,12 @@ export function runPlugin(
   const hasBootstrap = getPath(out, paths.bootstrap) !== undefined;
   const providerSpec = getPath(source, paths.providerSpec);
   const where = paths.where;
-  if (hasRef && (hasBootstrap || !required || restoredPath(restored, paths.infrastructureRef)))
-    return E.right(step);
-  // The stash put back the reference's absence (`missingReference`): nothing to make.
-  if (!hasRef && restoredAbsent(restored, paths.infrastructureRef)) return E.right(step);
+  // The stash put back the reference, or its absence (`missingReference`): nothing to make.
+  if (
+    (hasRef && (hasBootstrap || !required || restoredPath(restored, paths.infrastructureRef))) ||
+    (!hasRef && restoredAbsent(restored, paths.infrastructureRef))
+  )
+    return E.right({ ...step, keyPairs: keyPairsInSecrets(source, table, options, step.warnings) });
 
   const { name, namespace } = identity(source);
   const ps = isObject(providerSpec) ? providerSpec : undefined;

@@ -127,6 +127,27 @@ describe('private keys stay out of the stash', () => {
     expect(noKey.code).toBe('secret-key-mismatch');
   });
 
+  it('up again after a way down that restored the reference (no plug-in runs), the keys stay out while their Secrets are given', () => {
+    const [cluster, ...generated] = upManifest();
+    const secrets = new Map(
+      generated.map((o) => [(o.metadata as { name: string }).name, o.data as JsonObject]),
+    );
+    const secretData = (_: string | undefined, name: string) => secrets.get(name);
+    // An edited reference is kept for the way back up, so the plug-in is not asked again.
+    ((cluster!.spec as JsonObject).infrastructureRef as JsonObject).name = 'prod-renamed';
+    const down = right(convertObject(cluster, V1ALPHA1, { secretData })).object;
+    const again = right(convertObject(down, V1ALPHA2, { plugins, secretData }));
+    expect(again.generated).toEqual([]);
+    for (const key of [CA_KEY, SA_KEY]) expect(stashOf(again.object)).not.toContain(key);
+    expect(right(convertObject(again.object, V1ALPHA1, { secretData })).object).toStrictEqual(down);
+    // Without the Secrets the key has nowhere else to go: it stays in the stash, and the report says so.
+    const unsure = right(convertObject(down, V1ALPHA2, { plugins }));
+    expect(stashOf(unsure.object)).toContain(CA_KEY);
+    expect(unsure.reports[0]!.warnings).toContain(
+      'spec.providerSpec.value.caKeyPair.key is kept in the stash annotation: Secret prod-ca holding this pair was not given (convert it together with the Secret to keep the key out)',
+    );
+  });
+
   it('the conversion webhook, which drops generated Secrets, keeps the keys in the stash and round-trips', () => {
     const convert = chainConverter({ plugins });
     const up = right(convert(v1Cluster(), V1ALPHA2));
