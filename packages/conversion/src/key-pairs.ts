@@ -13,7 +13,10 @@ import {
   setPath,
 } from './path.js';
 import type { PluginOutput } from './plugins.js';
-import type { StashEntry } from './stash.js';
+import type { KeyPairRecord, StashEntry } from './stash.js';
+
+export type { KeyPairRecord } from './stash.js';
+
 import type { StashRefusal } from './stash-rules.js';
 import { type Direction, V1ALPHA1 } from './versions.js';
 
@@ -26,14 +29,6 @@ import { type Direction, V1ALPHA1 } from './versions.js';
  * the key's place the stash names the Secret; going down, the key is read back from that
  * Secret, which must still hold the certificate the stash kept.
  */
-
-/** A key pair whose key the stash left in a Secret. */
-export interface KeyPairRecord {
-  /** Path of the `{cert, key}` object in the v1alpha1 object. */
-  readonly path: readonly string[];
-  /** The Secret holding `tls.crt` and `tls.key`, in the object's own namespace. */
-  readonly secret: string;
-}
 
 /** The `data` of a Secret in `namespace` (absent: the object's has none), or undefined if there is none. */
 export type SecretData = (

@@ -1,5 +1,4 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { KeyPairRecord } from './key-pairs.js';
 import {
   deepEqual,
   deletePath,
@@ -41,6 +40,14 @@ export interface StashEntry {
   readonly path: readonly string[];
   readonly value?: Json;
   readonly base?: Json;
+}
+
+/** A key pair whose private key the stash left in a Secret (key-pairs.ts). */
+export interface KeyPairRecord {
+  /** Path of the `{cert, key}` object in the v1alpha1 object. */
+  readonly path: readonly string[];
+  /** The Secret holding `tls.crt` and `tls.key`, in the object's own namespace. */
+  readonly secret: string;
 }
 
 export interface Stash {
