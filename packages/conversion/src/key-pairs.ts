@@ -2,7 +2,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { ConversionFailure } from './errors.js';
 import type { KindTable } from './kind-table.js';
 import {
-  deepEqual,
   dotted,
   formatPath,
   getPath,
@@ -14,11 +13,10 @@ import {
 } from './path.js';
 import type { PluginOutput } from './plugins.js';
 import type { KeyPairRecord, StashEntry } from './stash.js';
-
-export type { KeyPairRecord } from './stash.js';
-
 import type { StashRefusal } from './stash-rules.js';
 import { type Direction, V1ALPHA1 } from './versions.js';
+
+export type { KeyPairRecord } from './stash.js';
 
 /**
  * Private keys stay out of the stash. A v1alpha1 Cluster kept its certificate key pairs
@@ -39,7 +37,10 @@ export type SecretData = (
 export const CERT_DATA_KEY = 'tls.crt';
 export const KEY_DATA_KEY = 'tls.key';
 
-/** The path of a table's providerSpec value, under which key pairs may sit. */
+/**
+ * The path of a table's providerSpec value, under which key pairs may sit. (run-plugin.ts
+ * caches the same path, but importing it from there would close an import cycle.)
+ */
 function providerSpecValuePath(table: KindTable): string[] {
   return [...dotted(table.infrastructure.at), 'spec', 'providerSpec', 'value'];
 }
@@ -192,7 +193,7 @@ export function restoreKeys(
         message: `the private key is kept in Secret ${secret} (${KEY_DATA_KEY}), not in the stash, and ${secretData === undefined ? 'no Secrets were given to read it from' : 'that Secret was not found'}; convert it together with the Secret`,
       });
     const key = data[KEY_DATA_KEY];
-    if (!deepEqual(data[CERT_DATA_KEY], pair.cert) || typeof key !== 'string')
+    if (data[CERT_DATA_KEY] !== pair.cert || typeof key !== 'string')
       return E.left({
         code: 'secret-key-mismatch',
         path,
