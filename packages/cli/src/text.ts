@@ -14,6 +14,14 @@ const INVISIBLE = String.raw`(?! )[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zs}\
 const ESCAPED = new RegExp(String.raw`[\u0000-\u001f\u007f-\u009f]|${INVISIBLE}`, 'gu');
 // The same without C0, which JSON.stringify escapes itself (and \n is its indentation).
 const JSON_ESCAPED = new RegExp(String.raw`[\u007f-\u009f]|${INVISIBLE}`, 'gu');
+// The same without tab and line feed: what YAML output escapes (yaml-text.ts). YAML writes
+// those two raw in plain and block scalars, as structure; every other C0 control its writer
+// escapes itself.
+const YAML_ESCAPED_SOURCE = String.raw`[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|${INVISIBLE}`;
+/** A character YAML output writes as an escape (the g flag: for `replace`, not `test`). */
+export const YAML_ESCAPED = new RegExp(YAML_ESCAPED_SOURCE, 'gu');
+/** Whether a string holds a character of `YAML_ESCAPED` (no g flag: `test` keeps no state). */
+export const HAS_YAML_ESCAPED = new RegExp(YAML_ESCAPED_SOURCE, 'u');
 // Fast pre-tests: text without any such character is returned as it is, without a replace.
 const NOT_PLAIN_ASCII = /[^\u0020-\u007e]/;
 const NOT_ASCII = /[\u007f-\uffff]/;

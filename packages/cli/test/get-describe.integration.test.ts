@@ -10,7 +10,9 @@ import { capiCrdDirs } from '../../client/test/helpers/fixtures.js';
 import { buildScenario, ids } from '../../client/test/helpers/scenario.js';
 import type { CliIO } from '../src/io.js';
 import { main } from '../src/main.js';
+import { captureIO } from './helpers/capture-io.js';
 import { CONTROL_BUT_NEWLINE, setLeaseHolder } from './helpers/hostile-lease.js';
+import { RAW_IN_YAML } from './helpers/raw-in-yaml.js';
 import { runCli } from './helpers/run-cli.js';
 import { startSilentServer } from './helpers/silent-server.js';
 
@@ -176,6 +178,52 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit get and describe', ()
     expect(text).toContain('\u001b[1mMachine\u001b[0m prod-m-0');
     expect(text).toContain('quota \\x1b[31mexceeded');
     expect(text).not.toContain('quota \u001b[31m');
+  });
+
+  it('get -o yaml: bidi, invisible and control characters from the cluster are escaped, the values as -o json', async () => {
+    // Its own namespace, so the other tests' Cluster lists stay as they are.
+    const hostileNs = await management.createNamespace('get-yaml-escapes');
+    const note = `a\u202eb\u2066c\u200bd\ufeffe\u00a0f\u3000g\u2028h\u2029i\u009b31mj\u007fk\u001b[2Jl\u{e0041}m é 日本 😀`;
+    const annotations = {
+      'capi-kit.dev/note': note,
+      'capi-kit.dev/long': `${'word '.repeat(15)}ab\u202ecd ${'more words '.repeat(8)}`,
+      'capi-kit.dev/lines': `first\u202e line\nsecond line, long enough for a block scalar\n \n\u2067third\n`,
+      'capi-kit.dev/visible': 'é 日本 😀',
+    };
+    await management.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+      group: 'cluster.k8s.io',
+      version: 'v1alpha1',
+      namespace: hostileNs,
+      plural: 'clusters',
+      body: {
+        apiVersion: 'cluster.k8s.io/v1alpha1',
+        kind: 'Cluster',
+        metadata: { name: 'hostile', annotations },
+        spec: {
+          clusterNetwork: {
+            services: { cidrBlocks: ['10.96.0.0/12'] },
+            pods: { cidrBlocks: ['192.168.0.0/16'] },
+            serviceDomain: 'cluster.local',
+          },
+          providerSpec: { value: { 'ke\u202ey': { 'nested\u2066': ['\u202e', 'plain'] } } },
+        },
+      },
+    });
+    const run = async (output: string) => {
+      const io = captureIO('', { KUBECONFIG: management.kubeconfigPath });
+      expect(await main(['get', 'clusters', '-n', hostileNs, '-o', output], io.io)).toBe(0);
+      return io.stdout();
+    };
+    const yaml = await run('yaml');
+    expect(yaml).not.toMatch(RAW_IN_YAML);
+    expect(yaml).toContain('"ke\\u202ey":');
+    expect(yaml).toContain('capi-kit.dev/visible: é 日本 😀\n');
+    const list = parse(yaml);
+    expect(list).toEqual(JSON.parse(await run('json')));
+    expect(list.items[0].metadata.annotations).toEqual(annotations);
+    expect(list.items[0].spec.providerSpec.value).toEqual({
+      'ke\u202ey': { 'nested\u2066': ['\u202e', 'plain'] },
+    });
   });
 
   it('describe: an unknown cluster exits 1 with nothing on stdout; nodes unknown are a problem, not a failure', () => {

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { type KubernetesObject, KubernetesObjectApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { crdDirs, type SourceCluster, seedSourceCluster } from '../../migrate/test/support/source-cluster.js';
+import { main } from '../src/main.js';
+import { captureIO } from './helpers/capture-io.js';
+import { RAW_IN_YAML } from './helpers/raw-in-yaml.js';
 import { runCli } from './helpers/run-cli.js';
 
 const env = useControlPlane();
@@ -223,6 +227,47 @@ describe.skipIf(noControlPlane())('capi-kit migrate against a live management cl
         });
       }
     }
+  });
+
+  it('plan -o yaml: bidi, invisible and control characters from the cluster are escaped, the values as -o json', async () => {
+    const namespace = await env.createNamespace('migrate-yaml');
+    const seeded = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'hostile',
+      workers: 1,
+    });
+    const annotations = {
+      'capi-kit.dev/note': `a\u202eb\u2066c\u200bd\ufeffe\u00a0f\u3000g\u2028h\u009b31mi\u{e0041}j é 日本 😀`,
+      'capi-kit.dev/long': `${'word '.repeat(15)}ab\u202ecd ${'more words '.repeat(8)}`,
+      'capi-kit.dev/lines': `first\u202e line\nsecond line, long enough for a block scalar\n \n\u2067third\n`,
+    };
+    await KubernetesObjectApi.makeApiClient(env.kubeConfig).patch(
+      {
+        apiVersion: 'cluster.k8s.io/v1alpha1',
+        kind: 'Cluster',
+        metadata: { name: seeded.name, namespace, annotations },
+        spec: { providerSpec: { value: { 'ke\u202ey': { 'nested\u2066': ['\u202e', 'plain'] } } } },
+      } as KubernetesObject,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'application/merge-patch+json',
+    );
+    const plan = async (format: string) => {
+      const io = captureIO('', { KUBECONFIG: env.kubeconfigPath });
+      expect(await main(['migrate', 'plan', '-n', namespace, '-o', format], io.io), io.stderr()).toBe(0);
+      return io.stdout();
+    };
+    const yaml = await plan('yaml');
+    expect(yaml).not.toMatch(RAW_IN_YAML);
+    expect(yaml).toContain('"a\\u202eb\\u2066c');
+    const data = parse(yaml);
+    expect(data).toEqual(JSON.parse(await plan('json')));
+    const cluster = data.objects.find(
+      (o: { object: { kind: string } }) => o.object.kind === 'Cluster',
+    ).object;
+    expect(cluster.metadata.annotations).toMatchObject(annotations);
   });
 
   it('verify exits 1 listing what is missing, with nothing on stdout', async () => {

@@ -244,7 +244,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   checkNamespaceFlag(values.namespace);
 
   lib = await import('@capi-kit/client');
-  const { writeManifest } = await import('@capi-kit/core/manifest');
+  const { manifestYaml } = await import('../yaml-text.js');
   const client = await connectManagement(io, 'get', values.kubeconfig);
   if (typeof client === 'number') return client;
   const namespace = values['all-namespaces'] ? undefined : namespaceOf(client, values.namespace);
@@ -293,7 +293,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
       metadata: { resourceVersion: '' },
       items: listed.items.map((i) => i.raw),
     };
-    io.stdout(output === 'json' ? `${jsonText(list, 2)}\n` : writeManifest([list], 'yaml'));
+    io.stdout(output === 'json' ? `${jsonText(list, 2)}\n` : manifestYaml([list]));
     return ExitCode.ok;
   }
   if (listed.items.length === 0) {

@@ -1,5 +1,4 @@
 import type { MigrateError, MigrationOptions, MigrationPlan, Problem, Scope } from '@capi-kit/migrate';
-import { stringify } from 'yaml';
 import { oneOf, parseCommandLine } from '../args.js';
 import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
@@ -7,6 +6,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { checkNamespaceFlag, commandNamespace } from '../names.js';
 import { jsonText, printable } from '../text.js';
+import { yamlText } from '../yaml-text.js';
 
 const usage = `Usage: capi-kit migrate plan|apply|verify|prune [-n NS | -A] [--to APIVERSION] [--dry-run] [--confirm] [-o text|json|yaml]
 
@@ -127,7 +127,7 @@ function planText(plan: MigrationPlan): string {
 
 function write(io: CliIO, format: Format, data: unknown, text: () => string): void {
   if (format === 'json') io.stdout(`${jsonText(data, 2)}\n`);
-  else if (format === 'yaml') io.stdout(stringify(data));
+  else if (format === 'yaml') io.stdout(yamlText(data));
   else io.stdout(text());
 }
 
