@@ -32,6 +32,17 @@ import {
 export const CONVERSION_DATA_ANNOTATION = 'conversion.capi-kit.dev/data';
 
 /**
+ * What writing a stash had to make, so that taking it makes the object as it was: `metadata`
+ * or `metadata.annotations` created, or `annotations: null` replaced. A reader that does not
+ * know a marker refuses the stash rather than leave the object changed.
+ */
+const CREATED_MARKERS = ['metadata', 'annotations', 'null-annotations'] as const;
+
+function isCreatedMarker(value: unknown): value is Stash['created'] & string {
+  return (CREATED_MARKERS as readonly unknown[]).includes(value);
+}
+
+/**
  * One difference between the original object and what the plain conversion back produces.
  * `value` absent: the original had no such field. `base` absent: the conversion back
  * produces none. Paths are object keys only: arrays are stashed whole.
@@ -60,8 +71,11 @@ export interface Stash {
    * the plug-in makes them again.
    */
   readonly generated?: readonly { readonly path: readonly string[]; readonly value: Json }[];
-  /** Set when writing the annotation had to create `metadata` or `metadata.annotations`. */
-  readonly created?: 'metadata' | 'annotations';
+  /**
+   * Set when writing the annotation had to create `metadata` or `metadata.annotations`, or
+   * to replace `annotations: null` (`null-annotations`): taking the stash puts that back.
+   */
+  readonly created?: (typeof CREATED_MARKERS)[number];
   /**
    * Set when other stashes lie under this one (`below`, written by the chain's later hops):
    * only the chain's stack (chain/stack.ts) reads them, so a reader of this stash alone must
@@ -301,7 +315,7 @@ function decodeStash(text: string): E.Either<string, Stash> {
     }
   }
   const created = raw.created;
-  if (created !== undefined && created !== 'metadata' && created !== 'annotations') {
+  if (created !== undefined && !isCreatedMarker(created)) {
     return E.left('has an unknown "created" marker');
   }
   return E.right({
@@ -361,7 +375,9 @@ export function withoutStash(object: JsonObject, created: Stash['created']): Jso
   delete annotations[CONVERSION_DATA_ANNOTATION];
   metadata.annotations = annotations;
   rest.metadata = metadata;
-  if (created !== undefined && Object.keys(annotations).length === 0) {
+  if (created === 'null-annotations' && Object.keys(annotations).length === 0) {
+    metadata.annotations = null; // (in place: the key keeps its position)
+  } else if (created !== undefined && Object.keys(annotations).length === 0) {
     delete metadata.annotations;
     if (created === 'metadata' && Object.keys(metadata).length === 0) delete rest.metadata;
   }
@@ -377,8 +393,9 @@ export function putStash(object: JsonObject, stash: Omit<Stash, 'created'>): voi
   }
   const metadata = object.metadata as JsonObject;
   if (!isObject(metadata.annotations)) {
+    // (checkShape lets only null or nothing through here)
+    created ??= metadata.annotations === null ? 'null-annotations' : 'annotations';
     metadata.annotations = {};
-    created ??= 'annotations';
   }
   (metadata.annotations as JsonObject)[CONVERSION_DATA_ANNOTATION] = encodeStash({
     ...stash,

@@ -54,7 +54,51 @@ describe('stash: diff and apply', () => {
     expect(taken.right.rest).toEqual({ kind: 'Machine', metadata: { name: 'm' } });
     expect(taken.right.stash?.entries).toEqual([{ path: ['spec', 'taints'], value: [] }]);
   });
+
+  // YAML's `annotations:` with nothing after it reads as null. Writing the stash replaces the
+  // null with a map; taking it must put the null back, in its place, not drop the key.
+  it('annotations: null comes back null, in its place, when the stash is taken', () => {
+    const object: JsonObject = { kind: 'Machine', metadata: { name: 'm', annotations: null, labels: {} } };
+    putStash(object, { restores: V1ALPHA1, entries: [{ path: ['spec', 'taints'], value: [] }] });
+    expect(JSON.parse(getStashText(object))).toMatchObject({ created: 'null-annotations' });
+    const taken = takeStash(object);
+    if (E.isLeft(taken)) throw new Error(taken.left.message);
+    expect(JSON.stringify(taken.right.rest)).toBe(
+      JSON.stringify({ kind: 'Machine', metadata: { name: 'm', annotations: null, labels: {} } }),
+    );
+  });
+
+  it('annotations added after the stash was written stay, as a map', () => {
+    const object: JsonObject = { kind: 'Machine', metadata: { name: 'm', annotations: null } };
+    putStash(object, { restores: V1ALPHA1, entries: [{ path: ['spec', 'taints'], value: [] }] });
+    ((object.metadata as JsonObject).annotations as JsonObject).added = 'later';
+    const taken = takeStash(object);
+    if (E.isLeft(taken)) throw new Error(taken.left.message);
+    expect(taken.right.rest).toEqual({
+      kind: 'Machine',
+      metadata: { name: 'm', annotations: { added: 'later' } },
+    });
+  });
+
+  it('a stash with a "created" marker this reader does not know is refused', () => {
+    const object: JsonObject = {
+      kind: 'Machine',
+      metadata: {
+        annotations: {
+          [CONVERSION_DATA_ANNOTATION]: JSON.stringify({ restores: V1ALPHA1, patch: [], created: 'labels' }),
+        },
+      },
+    };
+    const taken = takeStash(object);
+    expect(E.isLeft(taken) && taken.left).toMatchObject({
+      code: 'stash-malformed',
+      message: 'has an unknown "created" marker',
+    });
+  });
 });
+
+const getStashText = (object: JsonObject) =>
+  ((object.metadata as JsonObject).annotations as JsonObject)[CONVERSION_DATA_ANNOTATION] as string;
 
 const machine = {
   apiVersion: V1ALPHA1,
