@@ -69,6 +69,17 @@ function withTokens(value: unknown, tokens: ReadonlyMap<string, string>): unknow
 }
 
 /**
+ * A token prefix that `json` does not hold, so that only the tokens put in hold it: one more
+ * `q` than the longest run of them after any `capikitescaped` in it. One scan (lengthening
+ * the prefix until it is absent would rescan the text once per `q` a hostile value holds).
+ */
+function tokenPrefix(json: string): string {
+  let longest = -1;
+  for (const match of json.matchAll(/capikitescaped(q*)/g)) longest = Math.max(longest, match[1]!.length);
+  return `capikitescaped${'q'.repeat(longest + 1)}`;
+}
+
+/**
  * `write(values)` with every string of `values` (keys included) that holds a character of
  * `YAML_ESCAPED` written as `yamlQuoted` writes it. `write` must write a plain string of
  * ASCII letters and digits as itself (unquoted, unfolded: no spaces in it) wherever it
@@ -78,10 +89,7 @@ function withEscapes<T>(values: T, write: (values: T) => string): string {
   const found = new Set<string>();
   escapedStrings(values, found);
   if (found.size === 0) return write(values);
-  // A token prefix no string of `values` holds, so that only the tokens put in hold it.
-  const json = JSON.stringify(values);
-  let prefix = 'capikitescaped';
-  while (json.includes(prefix)) prefix += 'q';
+  const prefix = tokenPrefix(JSON.stringify(values));
   const quoted = [...found].map(yamlQuoted);
   // Each token (padded with x) as long as its scalar: a key longer than 1024 characters is
   // written as an explicit key (`? key`), as YAML wants, for the token as for the scalar.

@@ -91,6 +91,11 @@ const cases: [string, Record<string, unknown>][] = [
     'strings holding the token prefix',
     { capikitescaped0n: 'capikitescaped\u202e', 'capikitescapedq1n\u2066': 'x' },
   ],
+  [
+    // (found in one scan: a prefix lengthened until absent would rescan the text per q)
+    'the token prefix followed by a long run of q',
+    { run: `capikitescaped${'q'.repeat(20_000)}`, b: 'x\u202e', q: 'capikitescapedqq\u2066' },
+  ],
 ];
 
 describe('YAML output escapes bidi, invisible and control characters', () => {
