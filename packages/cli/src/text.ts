@@ -26,7 +26,8 @@ export const HAS_YAML_ESCAPED = new RegExp(YAML_ESCAPED_SOURCE, 'u');
 const NOT_PLAIN_ASCII = /[^\u0020-\u007e]/;
 const NOT_ASCII = /[\u007f-\uffff]/;
 
-const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
+/** `n` in lower-case hex, at least `digits` digits (for escapes). */
+export const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
 
 function printableEscape(c: string): string {
   const cp = c.codePointAt(0)!;

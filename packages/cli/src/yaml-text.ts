@@ -1,6 +1,6 @@
 import { writeManifest } from '@capi-kit/core/manifest';
 import { stringify } from 'yaml';
-import { HAS_YAML_ESCAPED, YAML_ESCAPED } from './text.js';
+import { HAS_YAML_ESCAPED, hex, YAML_ESCAPED } from './text.js';
 
 // YAML output (`get -o yaml`, `migrate … -o yaml`) shows names, labels, annotations and
 // messages from a live cluster. The characters text and JSON output escape (text.ts: controls,
@@ -21,8 +21,6 @@ import { HAS_YAML_ESCAPED, YAML_ESCAPED } from './text.js';
 // and each token in its text is replaced by the string as a JSON string literal (JSON.stringify
 // escapes the C0 controls, `"`, `\` and unpaired surrogates; every JSON escape is a YAML
 // one) with those characters escaped: a valid double-quoted scalar wherever a plain one is.
-
-const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
 
 function yamlEscape(c: string): string {
   const cp = c.codePointAt(0)!;
@@ -52,6 +50,8 @@ function escapedStrings(value: unknown, found: Set<string>): void {
   }
 }
 
+// (not @capi-kit/core's isPlainObject, which takes any non-array object: a Date or other
+// class instance in the data must reach the writer as it is, not as a map of its own keys)
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   const proto = Object.getPrototypeOf(value);

@@ -13,6 +13,18 @@ import { runCli } from './helpers/run-cli.js';
 
 const env = useControlPlane();
 
+/** Merges `object` into the object of its kind and name on the control plane. */
+async function mergePatch(object: KubernetesObject & Record<string, unknown>): Promise<void> {
+  await KubernetesObjectApi.makeApiClient(env.kubeConfig).patch(
+    object,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    'application/merge-patch+json',
+  );
+}
+
 async function count(apiVersion: string, kind: string, namespace: string): Promise<number> {
   const client = KubernetesObjectApi.makeApiClient(env.kubeConfig);
   return (await client.list(apiVersion, kind, namespace)).items.length;
@@ -191,19 +203,12 @@ describe.skipIf(noControlPlane())('capi-kit migrate against a live management cl
       workers: 1,
     });
     const key = Buffer.from('PRIVATE-KEY-MATERIAL').toString('base64');
-    await KubernetesObjectApi.makeApiClient(env.kubeConfig).patch(
-      {
-        apiVersion: 'cluster.k8s.io/v1alpha1',
-        kind: 'Cluster',
-        metadata: { name: keys.name, namespace },
-        spec: { providerSpec: { value: { caKeyPair: { cert: Buffer.from('C').toString('base64'), key } } } },
-      } as KubernetesObject,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      'application/merge-patch+json',
-    );
+    await mergePatch({
+      apiVersion: 'cluster.k8s.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: keys.name, namespace },
+      spec: { providerSpec: { value: { caKeyPair: { cert: Buffer.from('C').toString('base64'), key } } } },
+    });
     for (const format of ['json', 'yaml']) {
       const plan = runCli(['migrate', 'plan', '-n', namespace, '-o', format], {
         env: { KUBECONFIG: env.kubeconfigPath },
@@ -241,19 +246,12 @@ describe.skipIf(noControlPlane())('capi-kit migrate against a live management cl
       'capi-kit.dev/long': `${'word '.repeat(15)}ab\u202ecd ${'more words '.repeat(8)}`,
       'capi-kit.dev/lines': `first\u202e line\nsecond line, long enough for a block scalar\n \n\u2067third\n`,
     };
-    await KubernetesObjectApi.makeApiClient(env.kubeConfig).patch(
-      {
-        apiVersion: 'cluster.k8s.io/v1alpha1',
-        kind: 'Cluster',
-        metadata: { name: seeded.name, namespace, annotations },
-        spec: { providerSpec: { value: { 'ke\u202ey': { 'nested\u2066': ['\u202e', 'plain'] } } } },
-      } as KubernetesObject,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      'application/merge-patch+json',
-    );
+    await mergePatch({
+      apiVersion: 'cluster.k8s.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: seeded.name, namespace, annotations },
+      spec: { providerSpec: { value: { 'ke\u202ey': { 'nested\u2066': ['\u202e', 'plain'] } } } },
+    });
     const plan = async (format: string) => {
       const io = captureIO('', { KUBECONFIG: env.kubeconfigPath });
       expect(await main(['migrate', 'plan', '-n', namespace, '-o', format], io.io), io.stderr()).toBe(0);

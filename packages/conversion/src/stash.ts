@@ -375,11 +375,13 @@ export function withoutStash(object: JsonObject, created: Stash['created']): Jso
   delete annotations[CONVERSION_DATA_ANNOTATION];
   metadata.annotations = annotations;
   rest.metadata = metadata;
-  if (created === 'null-annotations' && Object.keys(annotations).length === 0) {
-    metadata.annotations = null; // (in place: the key keeps its position)
-  } else if (created !== undefined && Object.keys(annotations).length === 0) {
-    delete metadata.annotations;
-    if (created === 'metadata' && Object.keys(metadata).length === 0) delete rest.metadata;
+  if (created !== undefined && Object.keys(annotations).length === 0) {
+    if (created === 'null-annotations') {
+      metadata.annotations = null; // (in place: the key keeps its position)
+    } else {
+      delete metadata.annotations;
+      if (created === 'metadata' && Object.keys(metadata).length === 0) delete rest.metadata;
+    }
   }
   return rest;
 }
