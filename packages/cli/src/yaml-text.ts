@@ -69,14 +69,17 @@ function withTokens(value: unknown, tokens: ReadonlyMap<string, string>): unknow
 }
 
 /**
- * A token prefix that `json` does not hold, so that only the tokens put in hold it: one more
- * `q` than the longest run of them after any `capikitescaped` in it. One scan (lengthening
- * the prefix until it is absent would rescan the text once per `q` a hostile value holds).
+ * A token prefix that `json` does not hold, so that only the tokens put in hold it:
+ * `capikit<k>z` for the smallest `k` no `capikit<digits>z` in it uses. One scan, and `k` has
+ * at most as many digits as the count of such matches has: a hostile value cannot make the
+ * prefix (and so every token and the regex that finds them) grow with its length.
  */
 function tokenPrefix(json: string): string {
-  let longest = -1;
-  for (const match of json.matchAll(/capikitescaped(q*)/g)) longest = Math.max(longest, match[1]!.length);
-  return `capikitescaped${'q'.repeat(longest + 1)}`;
+  const used = new Set<string>();
+  for (const match of json.matchAll(/capikit(\d+)z/g)) used.add(match[1]!);
+  let k = 0;
+  while (used.has(String(k))) k++;
+  return `capikit${k}z`;
 }
 
 /**

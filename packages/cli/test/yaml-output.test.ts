@@ -87,14 +87,17 @@ const cases: [string, Record<string, unknown>][] = [
     'a key longer than 1024 characters',
     { [`${'k'.repeat(1100)}\u202e`]: 'v', [`\u202e${'k'.repeat(1020)}`]: ['v'] },
   ],
+  ['strings holding the token prefix', { capikit0z0n: 'capikit0z\u202e', 'capikit1z1n\u2066': 'x' }],
   [
-    'strings holding the token prefix',
-    { capikitescaped0n: 'capikitescaped\u202e', 'capikitescapedq1n\u2066': 'x' },
-  ],
-  [
-    // (found in one scan: a prefix lengthened until absent would rescan the text per q)
-    'the token prefix followed by a long run of q',
-    { run: `capikitescaped${'q'.repeat(20_000)}`, b: 'x\u202e', q: 'capikitescapedqq\u2066' },
+    // (found in one scan, and short whatever the data holds: a prefix lengthened until
+    // absent rescanned the text per character, and made a regex too large to compile)
+    'strings holding the token prefixes the writer would try',
+    {
+      run: Array.from({ length: 2_000 }, (_, k) => `capikit${k}z`).join(' '),
+      b: 'x\u202e',
+      c: 'capikit0z0n\u2066',
+      long: `capikitescaped${'q'.repeat(400_000)}\u202e`,
+    },
   ],
 ];
 
