@@ -2,8 +2,8 @@ import { writeManifest } from '@capi-kit/core/manifest';
 import { stringify } from 'yaml';
 import { HAS_YAML_ESCAPED, hex, YAML_ESCAPED } from './text.js';
 
-// YAML output (`get -o yaml`, `migrate … -o yaml`) shows names, labels, annotations and
-// messages from a live cluster. The characters text and JSON output escape (text.ts: controls,
+// YAML output (`get -o yaml`, `migrate … -o yaml`, `convert -o yaml`) shows names, labels,
+// annotations and messages from a live cluster or a manifest someone else wrote. The characters text and JSON output escape (text.ts: controls,
 // bidi controls, other format and default-ignorable characters, white space other than
 // U+0020, unpaired surrogates) would reach the terminal raw in a plain, single-quoted or block
 // scalar, where YAML has no escapes. So a string holding one, key or value, is written as a
@@ -88,7 +88,7 @@ function tokenPrefix(json: string): string {
  * ASCII letters and digits as itself (unquoted, unfolded: no spaces in it) wherever it
  * stands; both YAML writers of the CLI do.
  */
-function withEscapes<T>(values: T, write: (values: T) => string): string {
+export function withEscapes<T>(values: T, write: (values: T) => string): string {
   const found = new Set<string>();
   escapedStrings(values, found);
   if (found.size === 0) return write(values);

@@ -1,9 +1,13 @@
+import { convertManifest, V1ALPHA2 } from '@capi-kit/conversion';
 import { readManifest, writeManifest } from '@capi-kit/core/manifest';
+import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { ExitCode } from '../src/exit-codes.js';
 import { printable } from '../src/text.js';
 import { manifestYaml, yamlQuoted, yamlText } from '../src/yaml-text.js';
+import { runMain } from './helpers/capture-io.js';
 import { RAW_IN_YAML } from './helpers/raw-in-yaml.js';
 
 // YAML output (get -o yaml through manifestYaml, migrate -o yaml through yamlText) escapes what
@@ -233,5 +237,59 @@ describe('YAML output escapes bidi, invisible and control characters', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('capi-kit convert -o yaml escapes bidi, invisible and control characters', () => {
+  // A v1alpha1 Machine whose label, annotation, providerSpec values and keys hold such
+  // characters (written as YAML escapes, so the input file itself is plain ASCII), next to
+  // a quoted and a bare placeholder. Going up, they reach the Machine's labels, the stash
+  // annotation's JSON text and the AWSMachine the plug-in makes.
+  const manifest = `apiVersion: cluster.k8s.io/v1alpha1
+kind: Machine
+metadata:
+  name: web-0
+  namespace: shop
+  labels: {cluster.k8s.io/cluster-name: shop, team: "a\\u202eb"}
+  annotations: {"note\\u2066": "x\\u200by", owner: "\${OWNER}"}
+spec:
+  versions: {kubelet: v1.14.4}
+  providerSpec:
+    value:
+      apiVersion: awsprovider/v1alpha1
+      kind: AWSMachineProviderSpec
+      instanceType: t3.large
+      keyName: "ops\\u202e"
+      rootDeviceSize: \${ROOT_SIZE}
+      additionalTags: {"env\\u00a0": "prod\\U000e0041", plain: "\${TAG}"}
+`;
+
+  it('writes no such character raw, and the values read back as the conversion made them', async () => {
+    const { code, stdout, stderr } = await runMain(['convert', '-f', '-'], manifest);
+    expect(stderr).toBe('');
+    expect(code).toBe(ExitCode.ok);
+    expectNoRaw(stdout);
+    expect(stdout).toContain('team: "a\\u202eb"\n');
+    // The unescaped writer's output, as the library writes it: the same documents, read back.
+    const plain = convertManifest(manifest, { to: V1ALPHA2, plugins: [awsConversionPlugin] });
+    if (plain._tag === 'Left') throw new Error(JSON.stringify(plain.left));
+    expect(plain.right.text).toMatch(RAW_IN_YAML);
+    const read = readManifest(stdout);
+    if (read._tag === 'Left') throw new Error(JSON.stringify(read.left));
+    expect(read.right.map((d) => d.value)).toEqual(plain.right.documents);
+    // The placeholder the input quoted is quoted again; the bare one stays bare.
+    const placeholder = (name: string) => `\${${name}}`;
+    expect(stdout).toContain(`owner: "${placeholder('OWNER')}"\n`);
+    expect(stdout).toContain(`rootDeviceSize: ${placeholder('ROOT_SIZE')}\n`);
+    expect(stdout).toContain(`plain: "${placeholder('TAG')}"\n`);
+  });
+
+  it('writes a manifest without such characters byte for byte as the library does', async () => {
+    const clean = manifest.replace(/\\u202e|\\u2066|\\u200b|\\u00a0|\\U000e0041/g, '');
+    const { code, stdout } = await runMain(['convert', '-f', '-'], clean);
+    expect(code).toBe(ExitCode.ok);
+    const plain = convertManifest(clean, { to: V1ALPHA2, plugins: [awsConversionPlugin] });
+    if (plain._tag === 'Left') throw new Error(JSON.stringify(plain.left));
+    expect(stdout).toBe(plain.right.text);
   });
 });

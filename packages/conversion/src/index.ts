@@ -50,6 +50,8 @@ export {
   type InputDocument,
   type ManifestConversion,
   type ManifestConversionOptions,
+  type ManifestWriteOptions,
+  type YamlWriter,
 } from './manifest.js';
 export {
   CONTROL_PLANE_LABEL,

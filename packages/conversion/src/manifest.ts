@@ -275,10 +275,25 @@ export function convertDocuments(
   });
 }
 
+/** The YAML writer `convertManifest` uses: output documents to multi-document YAML. */
+export type YamlWriter = (documents: readonly unknown[]) => string;
+
+/** How `convertManifest` writes its output. */
+export interface ManifestWriteOptions {
+  /** `yaml` (the default) or `json`. */
+  readonly format?: ManifestFormat;
+  /**
+   * YAML only: called in place of the writer, with the writer (which quotes again the
+   * placeholders the input quoted). A caller that writes some strings its own way wraps it:
+   * the CLI writes strings holding bidi or invisible characters as escaped scalars.
+   */
+  readonly wrapYamlWriter?: (documents: readonly unknown[], write: YamlWriter) => string;
+}
+
 /** Reads a manifest (multi-document YAML, or JSON), converts it, and writes it back. */
 export function convertManifest(
   text: string,
-  options: ManifestConversionOptions & { readonly format?: ManifestFormat },
+  options: ManifestConversionOptions & ManifestWriteOptions,
 ): E.Either<ConversionError[], ManifestConversion & { readonly text: string }> {
   const read = readManifest(text);
   if (E.isLeft(read)) {
@@ -294,9 +309,12 @@ export function convertManifest(
   const converted = convertDocuments(read.right, options);
   if (E.isLeft(converted)) return converted;
   const { documents } = converted.right;
-  const out =
-    options.format === 'json'
-      ? writeManifest(documents, 'json')
-      : writeYaml(documents, quotedPlaceholders(text));
+  let out: string;
+  if (options.format === 'json') out = writeManifest(documents, 'json');
+  else {
+    const quoted = quotedPlaceholders(text);
+    const write: YamlWriter = (values) => writeYaml(values, quoted);
+    out = options.wrapYamlWriter === undefined ? write(documents) : options.wrapYamlWriter(documents, write);
+  }
   return E.right({ ...converted.right, text: out });
 }

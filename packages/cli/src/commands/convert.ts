@@ -17,6 +17,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { type CliIO, readInput } from '../io.js';
 import { jsonText, printable, printableLines, safeJSON } from '../text.js';
+import { withEscapes } from '../yaml-text.js';
 
 // Every conversion plug-in capi-kit ships, in the order they are asked.
 const plugins = [awsConversionPlugin, vsphereConversionPlugin];
@@ -140,6 +141,8 @@ export const convertCommand: CommandBody = {
       to,
       plugins,
       format,
+      // (bidi and invisible characters of the input reach the terminal escaped, as with get)
+      wrapYamlWriter: withEscapes,
       ...(referenceApiVersion === undefined ? {} : { referenceApiVersion }),
     });
     if (result._tag === 'Right' && result.right.report.documents.length === 0) {
