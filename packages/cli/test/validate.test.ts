@@ -51,6 +51,18 @@ describe('capi-kit validate', () => {
     expect(r.stderr).toContain('<stdin>: 2 object(s): 1 valid, 0 invalid, 1 skipped');
   });
 
+  it('takes `labels:` and `annotations:` with nothing after them (null), as kubectl apply does', async () => {
+    const empty = machine.replace(
+      '  namespace: default\n',
+      '  namespace: default\n  labels:\n  annotations:\n',
+    );
+    expect(empty).toContain('  labels:\n  annotations:\nspec:');
+    const r = await validate(empty, '--strict');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('<stdin>: 1 object(s): 1 valid, 0 invalid, 0 skipped');
+    expect(r.code).toBe(ExitCode.ok);
+  });
+
   it('prints one line per error with document, kind/name and JSON path, and exits 1', async () => {
     const r = await validate(`${machine}---\n${badMachineSet}`);
     expect(r.code).toBe(ExitCode.input);

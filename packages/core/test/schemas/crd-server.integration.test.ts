@@ -3,6 +3,7 @@ import { keepAliveAgent, restRequest } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decode } from '../../src/index.js';
 import { validObjects } from './support/arbitraries.js';
 import { buildOracles, crdDirectory } from './support/crd-oracle.js';
 import { type Case, cases } from './support/mutations.js';
@@ -96,3 +97,31 @@ describe.skipIf(noControlPlane()).each(oracles.map((o) => [`${o.version} ${o.kin
     });
   },
 );
+
+describe.skipIf(noControlPlane())('metadata.labels and annotations: null, on the same server', () => {
+  beforeAll(() => env.installCRDs(crdDirectory));
+
+  // YAML's `labels:` with nothing after it. kube-apiserver reads ObjectMeta with Go's JSON
+  // decoder, which takes a null map as empty: the create succeeds, so decode must not refuse it.
+  it.each([
+    ['cluster.k8s.io/v1alpha1', baseSpecs['v1alpha1/Machine']],
+    ['cluster.x-k8s.io/v1alpha2', baseSpecs['v1alpha2/Machine']],
+  ])('%s Machine: the server creates it, and decode takes it', async (apiVersion, body) => {
+    const object = {
+      apiVersion,
+      kind: 'Machine',
+      metadata: { name: 'null-maps', namespace: env.namespace, labels: null, annotations: null },
+      ...body,
+    };
+    const collection = `/apis/${apiVersion}/namespaces/${env.namespace}/machines`;
+    const res = await restRequest(env.kubeConfig, 'POST', `${collection}?dryRun=All`, object);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const decoded = decode(object, { strict: true });
+    expect(decoded._tag === 'Right' ? [] : decoded.left).toEqual([]);
+    // A map of something else than strings the server refuses, and decode too.
+    const wrong = { ...object, metadata: { ...object.metadata, labels: { a: 1 } } };
+    const refused = await restRequest(env.kubeConfig, 'POST', `${collection}?dryRun=All`, wrong);
+    expect(refused.status).toBe(400);
+    expect(decode(wrong)._tag).toBe('Left');
+  });
+});

@@ -86,6 +86,28 @@ describe('decode', () => {
     ]);
   });
 
+  it('takes null labels and annotations in metadata, as the API server does, and keeps the null', () => {
+    // YAML's `labels:` with nothing after it; Go's JSON decoder reads a null map as empty.
+    for (const base of [machineV1, machineV2]) {
+      const value = { ...base, metadata: { ...base.metadata, labels: null, annotations: null } };
+      const result = decode(value, { strict: true });
+      expect(E.isRight(result) && result.right).toBe(value);
+      expect(value.metadata.labels).toBeNull();
+    }
+    // Anything else that is not a map of strings is still refused, and so is a null where
+    // the CRD's schema (not ObjectMeta) decides: the v1alpha2 spec.metadata subset.
+    const broken = {
+      ...machineV2,
+      metadata: { name: 'm-1', labels: 'a=b', annotations: { n: 1 } },
+      spec: { ...machineV2.spec, metadata: { labels: null } },
+    };
+    expect(errorsOf(broken).map((e) => e.message)).toEqual([
+      'metadata.labels: expected map[string]string | null, got "a=b"',
+      'metadata.annotations.n: expected string, got 1',
+      'spec.metadata.labels: expected map[string]string, got null',
+    ]);
+  });
+
   it('keeps unknown fields by default and reports them in strict mode', () => {
     const extra = {
       ...machineV2,

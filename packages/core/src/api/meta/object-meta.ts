@@ -68,8 +68,8 @@ export interface ObjectMeta {
   creationTimestamp?: Time | null;
   deletionTimestamp?: Time;
   deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
+  labels?: Record<string, string> | null;
+  annotations?: Record<string, string> | null;
   ownerReferences?: OwnerReference[];
   /** Removed from Kubernetes in 1.14; kept free-form for old objects. */
   initializers?: RawExtension;
@@ -92,8 +92,8 @@ export const ObjectMetaCodec: t.Type<ObjectMeta> = struct(
     creationTimestamp: nullable(Time),
     deletionTimestamp: Time,
     deletionGracePeriodSeconds: int64,
-    labels: mapOf(string),
-    annotations: mapOf(string),
+    labels: nullable(mapOf(string)),
+    annotations: nullable(mapOf(string)),
     ownerReferences: arrayOf(OwnerReferenceCodec),
     initializers: RawExtension,
     finalizers: arrayOf(string),

@@ -21,7 +21,11 @@ export const ownerReference = object(
   ['apiVersion', 'kind', 'name', 'uid'],
 );
 
-/** metav1.ObjectMeta. `creationTimestamp` is a Time value: Go writes a zero one as null. */
+/**
+ * metav1.ObjectMeta. `creationTimestamp` is a Time value: Go writes a zero one as null.
+ * `labels` and `annotations` are Go maps: the API server (Go's JSON decoder) reads a null
+ * one as an empty map, and a YAML `labels:` with nothing after it is that null.
+ */
 export const objectMeta = object({
   name: str,
   generateName: str,
@@ -33,8 +37,8 @@ export const objectMeta = object({
   creationTimestamp: { ...time, nullable: true },
   deletionTimestamp: time,
   deletionGracePeriodSeconds: int64,
-  labels: stringMap,
-  annotations: stringMap,
+  labels: { ...stringMap, nullable: true },
+  annotations: { ...stringMap, nullable: true },
   ownerReferences: { type: 'array', items: ownerReference },
   initializers: freeObject,
   finalizers: { type: 'array', items: str },
