@@ -126,7 +126,7 @@ spec:
     expect(code).toBe(ExitCode.ok);
     expect(stdout).toContain('kind: VSphereMachine');
     expect(stderr).toContain(
-      'capi-kit convert: warning: document 1 (Cluster default/lab): spec.providerSpec.value.username has no v1alpha2 field',
+      'capi-kit convert: warning: document 1 (Cluster default/lab): username went into Secret default/lab-vsphere-credentials only for the way back: no v1alpha2 object reads it',
     );
   });
 
@@ -312,6 +312,48 @@ spec:
     expect(down.stdout).toBe('');
     expect(down.stderr).toContain(
       'spec.providerSpec.value.caKeyPair: the private key is kept in Secret shop/shop-ca',
+    );
+  });
+});
+
+describe('capi-kit convert keeps vCenter credentials out of the stash annotation', () => {
+  const password = 'Tr0ub4dor&3 vCenter';
+  const cluster = `apiVersion: cluster.k8s.io/v1alpha1
+kind: Cluster
+metadata: {name: lab, namespace: vs}
+spec:
+  providerSpec:
+    value:
+      apiVersion: vsphere.cluster.k8s.io/v1alpha1
+      kind: VsphereClusterProviderSpec
+      server: vc.example.com
+      username: administrator@vsphere.local
+      password: '${password}'
+`;
+  const encoded = Buffer.from(password).toString('base64');
+
+  it('writes them only into the Secret, as base64, and reads them back from there going down', async () => {
+    const up = await convert(cluster, '-f', '-');
+    expect(up.code).toBe(ExitCode.ok);
+    const [clusterDoc, ...rest] = up.stdout.split(/^---$/m);
+    expect(clusterDoc).toContain('conversion.capi-kit.dev/data');
+    expect(clusterDoc).not.toContain(password);
+    expect(clusterDoc).not.toContain('administrator');
+    expect(rest.join('---')).toContain(`password: ${encoded}`);
+    expect(rest.join('---')).not.toContain(password);
+    const down = await convert(up.stdout, '-f', '-', '--to', 'cluster.k8s.io/v1alpha1');
+    expect(down.code).toBe(ExitCode.ok);
+    expect(down.stdout).toContain(`password: ${password}`);
+  });
+
+  it('converting the Cluster down without its Secret fails, naming the Secret, with nothing on stdout', async () => {
+    const up = await convert(cluster, '-f', '-');
+    const [clusterDoc] = up.stdout.split(/^---$/m);
+    const down = await convert(clusterDoc!, '-f', '-', '--to', 'cluster.k8s.io/v1alpha1');
+    expect(down.code).toBe(ExitCode.input);
+    expect(down.stdout).toBe('');
+    expect(down.stderr).toContain(
+      'spec.providerSpec.value.username: the value is kept in Secret vs/lab-vsphere-credentials (username)',
     );
   });
 });

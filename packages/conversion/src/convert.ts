@@ -19,6 +19,12 @@ import { isUnknownV1alpha1Phase } from './phase.js';
 import type { ObjectReport } from './report.js';
 import { type ConvertOptions, missingReference, runPlugin } from './run-plugin.js';
 import {
+  checkSecretFieldRecords,
+  restoreSecretFields,
+  type SecretFieldRecord,
+  secretFieldsOutOfStash,
+} from './secret-fields.js';
+import {
   applyStash,
   CONVERSION_DATA_ANNOTATION,
   diff,
@@ -158,8 +164,10 @@ export function convertKind(
     }
     const refusal = checkGenerated(stash.generated ?? [], rules);
     if (refusal !== undefined) return E.left(stashRefused(refusal));
-    const keyRefusal = checkKeyPairRecords(stash.keyPairs, { table, direction, name: id.name });
-    if (keyRefusal !== undefined) return E.left(stashRefused(keyRefusal));
+    const at = { table, direction, name: id.name };
+    const secretRefusal =
+      checkKeyPairRecords(stash.keyPairs, at) ?? checkSecretFieldRecords(stash.secretFields, at);
+    if (secretRefusal !== undefined) return E.left(stashRefused(secretRefusal));
   }
   // The result is built copy-on-write over `rest`: rows, stash and plug-in copy only the
   // containers they change, so the conversion back below shares every untouched subtree
@@ -180,12 +188,16 @@ export function convertKind(
   let generatedObjects: readonly JsonObject[] = [];
   let generatedPaths: { path: string[]; value: Json }[] = [];
   let keyPairs: readonly KeyPairRecord[] = [];
+  let secretFields: readonly SecretFieldRecord[] = [];
   if (direction === 'up') {
     const step = runPlugin(rest, out, table, options, restored, owned);
     if (E.isLeft(step)) return step;
     generatedObjects = step.right.objects;
     generatedPaths = step.right.generated;
-    if (options.keysInStash !== true) keyPairs = step.right.keyPairs;
+    if (options.keysInStash !== true) {
+      keyPairs = step.right.keyPairs;
+      secretFields = step.right.secretFields;
+    }
     moves.push(...step.right.moves);
     warnings.push(...step.right.warnings);
     const phase = getPath(rest, ['status', 'phase']);
@@ -208,20 +220,24 @@ export function convertKind(
   // (`out` owns all of itself now: restoreKeys and putStash may write where they need)
   const restoredKeys = restoreKeys(out, stash?.keyPairs ?? [], namespace, options.secretData);
   if (E.isLeft(restoredKeys)) return restoredKeys;
+  const restoredFields = restoreSecretFields(out, stash?.secretFields ?? [], id, options.secretData);
+  if (E.isLeft(restoredFields)) return restoredFields;
   // What no stash may restore (owner references, bootstrap data, …) is not written into one:
   // it is reported as lost instead, since a stash carrying it would be refused on the way back.
   const partition = partitionStashEntries(all, rules, namespace);
   for (const refusal of partition.refused) {
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
   }
-  // Private keys stay in the Secrets the plug-in made; the stash names those instead.
-  const { entries, records } = keysOutOfStash(partition.kept, keyPairs);
-  if (entries.length > 0 || generatedPaths.length > 0 || records.length > 0) {
+  // Private keys and credentials stay in the Secrets the plug-in made; the stash names those instead.
+  const keys = keysOutOfStash(partition.kept, keyPairs);
+  const { entries, records } = secretFieldsOutOfStash(keys.entries, secretFields);
+  if (entries.length > 0 || generatedPaths.length > 0 || keys.records.length > 0 || records.length > 0) {
     putStash(out, {
       restores: from,
       entries,
       ...(generatedPaths.length > 0 ? { generated: generatedPaths } : {}),
-      ...(records.length > 0 ? { keyPairs: records } : {}),
+      ...(keys.records.length > 0 ? { keyPairs: keys.records } : {}),
+      ...(records.length > 0 ? { secretFields: records } : {}),
     });
     const size = checkStashedAnnotations(out);
     if (E.isLeft(size)) return size;
@@ -234,7 +250,7 @@ export function convertKind(
     to,
     moves,
     stashed: entries.map((e) => formatPath(e.path)),
-    restored: [...restored.map((e) => formatPath(e.path)), ...restoredKeys.right],
+    restored: [...restored.map((e) => formatPath(e.path)), ...restoredKeys.right, ...restoredFields.right],
     keptEdits: keptEdits.map((e) => formatPath(e.path)),
     generated: generatedObjects.map(describe),
     warnings,

@@ -31,7 +31,12 @@ export type ConversionErrorCode =
   /** Going down: the Secret a stash names for a private key is not given (key-pairs.ts). */
   | 'secret-missing'
   /** Going down: that Secret holds another certificate, or no key. */
-  | 'secret-key-mismatch';
+  | 'secret-key-mismatch'
+  /**
+   * Going down: the Secret a stash names for a field's value (secret-fields.ts) was not made
+   * for this object by the conversion, or does not hold the field as base64 of UTF-8 text.
+   */
+  | 'secret-field-mismatch';
 
 export interface ConversionError {
   readonly code: ConversionErrorCode;

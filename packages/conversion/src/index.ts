@@ -64,6 +64,7 @@ export { isObject, type Json, type JsonObject, type Path } from './path.js';
 export type { ConversionPlugin, GeneratedKind, PluginError } from './plugins.js';
 export type { ConversionReport, DocumentReport, ObjectReport } from './report.js';
 export { formatReport } from './report.js';
+export { type SecretFieldRecord, STASHED_FOR_DATA_KEY, stashedFor } from './secret-fields.js';
 export { CONVERSION_DATA_ANNOTATION, type Stash, type StashEntry } from './stash.js';
 export {
   type ApiVersion,

@@ -41,16 +41,16 @@ export const KEY_DATA_KEY = 'tls.key';
  * The path of a table's providerSpec value, under which key pairs may sit. (run-plugin.ts
  * caches the same path, but importing it from there would close an import cycle.)
  */
-function providerSpecValuePath(table: KindTable): string[] {
+export function providerSpecValuePath(table: KindTable): string[] {
   return [...dotted(table.infrastructure.at), 'spec', 'providerSpec', 'value'];
 }
 
 /** Plug-ins name what they make after the object: a key pair's Secret is `<name>-<suffix>`. */
-function namedAfter(secret: string, name: string | undefined): boolean {
+export function namedAfter(secret: string, name: string | undefined): boolean {
   return name !== undefined && secret.length > name.length + 1 && secret.startsWith(`${name}-`);
 }
 
-function isSecret(object: JsonObject, name: string, namespace: string | undefined): boolean {
+export function isSecret(object: JsonObject, name: string, namespace: string | undefined): boolean {
   if (object.apiVersion !== 'v1' || object.kind !== 'Secret' || !isObject(object.metadata)) return false;
   return object.metadata.name === name && object.metadata.namespace === namespace;
 }
@@ -96,34 +96,44 @@ function without(value: Json, rest: readonly string[]): Json {
 }
 
 /**
- * Going up: the stash entries without the private keys of `records`, and the records whose
- * key an entry held (only those need a Secret on the way back).
+ * Going up: the stash entries without what `records` keep in Secrets (`held(record)`: the path
+ * of the value left out), and the records whose value an entry held (only those need a Secret
+ * on the way back).
  */
-export function keysOutOfStash(
+export function outOfStash<R>(
   entries: readonly StashEntry[],
-  records: readonly KeyPairRecord[],
-): { entries: StashEntry[]; records: KeyPairRecord[] } {
+  records: readonly R[],
+  held: (record: R) => readonly string[],
+): { entries: StashEntry[]; records: R[] } {
   if (records.length === 0) return { entries: [...entries], records: [] };
   let out = [...entries];
-  const kept: KeyPairRecord[] = [];
+  const kept: R[] = [];
   for (const record of records) {
-    const key = [...record.path, 'key'];
-    let held = false;
+    const key = held(record);
+    let found = false;
     const next: StashEntry[] = [];
     for (const entry of out) {
       if (entry.value === undefined || !isPrefix(entry.path, key)) {
         next.push(entry);
         continue;
       }
-      held = true;
-      // An entry of the key alone goes; a larger one is copied without it.
+      found = true;
+      // An entry of the value alone goes; a larger one is copied without it.
       if (entry.path.length < key.length)
         next.push({ ...entry, value: without(entry.value, key.slice(entry.path.length)) });
     }
     out = next;
-    if (held) kept.push(record);
+    if (found) kept.push(record);
   }
   return { entries: out, records: kept };
+}
+
+/** Going up: the stash entries without the private keys of `records` (`outOfStash`). */
+export function keysOutOfStash(
+  entries: readonly StashEntry[],
+  records: readonly KeyPairRecord[],
+): { entries: StashEntry[]; records: KeyPairRecord[] } {
+  return outOfStash(entries, records, (record) => [...record.path, 'key']);
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   pluginFail,
   pluginOk,
 } from './plugins.js';
+import { fromBase64, STASHED_FOR_DATA_KEY, toBase64 } from './secret-fields.js';
 
 /**
  * Building blocks shared by provider plug-ins: a providerSpec → spec field table, the
@@ -298,6 +299,55 @@ export function certificateSecrets(
   return { objects, moves, warnings, keyPairs };
 }
 
+/**
+ * Credentials (text fields of a cluster providerSpec value that no v1alpha2 object has) as one
+ * Secret `<cluster>-<suffix>` made only for the way back: a data key per field, and the Cluster
+ * it was made for, so the stash can name the Secret instead of keeping them (secret-fields.ts).
+ * A field that is not well-formed text stays in the stash (`unclaimed`), with the other
+ * unmapped fields' warning.
+ */
+export function credentialsSecret(
+  value: JsonObject,
+  fields: readonly string[],
+  cluster: { name: string; namespace?: string },
+  suffix: string,
+): {
+  objects: JsonObject[];
+  moves: { from: string; to: string }[];
+  warnings: string[];
+  secretFields: { field: string; secret: string }[];
+  claimed: string[];
+} {
+  const claimed = fields.filter((field) => {
+    const text = Object.hasOwn(value, field) ? value[field] : undefined;
+    // (text with a lone surrogate has no exact UTF-8 encoding: it would come back changed)
+    return typeof text === 'string' && fromBase64(toBase64(text)) === text;
+  });
+  if (claimed.length === 0) return { objects: [], moves: [], warnings: [], secretFields: [], claimed };
+  const name = `${cluster.name}-${suffix}`;
+  const data: JsonObject = {};
+  for (const field of claimed) data[field] = toBase64(value[field] as string);
+  data[STASHED_FOR_DATA_KEY] = toBase64(cluster.name);
+  const label = `Secret ${cluster.namespace === undefined ? '' : `${cluster.namespace}/`}${name}`;
+  return {
+    objects: [
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: meta(name, cluster.namespace, cluster.name),
+        type: 'Opaque',
+        data,
+      },
+    ],
+    moves: claimed.map((field) => ({ from: field, to: `${label} data["${field}"]` })),
+    warnings: [
+      `${claimed.join(', ')} went into ${label} only for the way back: no v1alpha2 object reads it (give the v1alpha2 provider its credentials as it expects)`,
+    ],
+    secretFields: claimed.map((field) => ({ field, secret: name })),
+    claimed,
+  };
+}
+
 /** `Kind ns/name` for move targets. */
 export function labelOf(kind: string, at: Named): string {
   return formatObjectName({ kind, ...at });
@@ -340,30 +390,40 @@ export function unexpectedProviderSpecKind(
  * the certificate key pairs: the infrastructure cluster `kind` (named after the Cluster)
  * with the table's fields in its spec, the key pairs as Secrets, and a warning for each
  * field that neither the table, the key pairs nor `consumed` (what the provider sends
- * elsewhere, such as the Machines' bootstrap config) mention.
+ * elsewhere, such as the Machines' bootstrap config) mention. `credentials` go into their own
+ * Secret (`credentialsSecret`), out of the stash.
  */
 export function clusterOutput(
   input: ClusterPluginInput,
   kind: string,
   table: readonly ProviderFieldMove[],
   consumed: readonly string[],
+  credentials?: { readonly fields: readonly string[]; readonly suffix: string },
 ): PluginResult {
   const { providerSpec } = input;
   const at = clusterNamed(input);
   const fields = moveProviderFields(providerSpec, table, labelOf(kind, at), 'spec.');
   const secrets = certificateSecrets(providerSpec, at);
+  const kept =
+    credentials === undefined
+      ? undefined
+      : credentialsSecret(providerSpec, credentials.fields, at, credentials.suffix);
+  const handled = [...KEY_PAIR_SECRETS.map(([field]) => field), ...consumed, ...(kept?.claimed ?? [])];
   return pluginOk({
     infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, kind, at.name, at.namespace),
-    objects: [providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, fields.object), ...secrets.objects],
-    moves: [...fields.moves, ...secrets.moves],
+    objects: [
+      providerObject(INFRASTRUCTURE_V1ALPHA2, kind, at, fields.object),
+      ...secrets.objects,
+      ...(kept?.objects ?? []),
+    ],
+    moves: [...fields.moves, ...secrets.moves, ...(kept?.moves ?? [])],
     warnings: [
-      ...noHomeWarnings(
-        unmappedFields(providerSpec, table, [...KEY_PAIR_SECRETS.map(([field]) => field), ...consumed]),
-        input.providerSpecSource,
-      ),
+      ...noHomeWarnings(unmappedFields(providerSpec, table, handled), input.providerSpecSource),
       ...secrets.warnings,
+      ...(kept?.warnings ?? []),
     ],
     keyPairs: secrets.keyPairs,
+    ...(kept === undefined || kept.secretFields.length === 0 ? {} : { secretFields: kept.secretFields }),
   });
 }
 

@@ -9,6 +9,7 @@ export {
   certificateSecrets,
   clusterNamed,
   clusterOutput,
+  credentialsSecret,
   generatedKinds,
   KEY_PAIR_SECRETS,
   type KubeadmParts,

@@ -86,6 +86,13 @@ export interface PluginOutput {
    * are left out of the stash, which names the Secret instead (key-pairs.ts).
    */
   readonly keyPairs?: readonly { readonly field: string; readonly secret: string }[];
+  /**
+   * String fields of the providerSpec value (credentials, `field` a top-level key) whose value
+   * went into a Secret of `objects` (`<object>-<suffix>`, data key the field's own name, made
+   * with `credentialsSecret`): left out of the stash, which names the Secret instead
+   * (secret-fields.ts).
+   */
+  readonly secretFields?: readonly { readonly field: string; readonly secret: string }[];
 }
 
 export interface ConversionPlugin {

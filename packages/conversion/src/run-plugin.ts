@@ -37,6 +37,7 @@ import {
   type PluginResult,
   providerSpecType,
 } from './plugins.js';
+import { claimedSecretFields, type SecretFieldRecord, secretHolds } from './secret-fields.js';
 import type { StashEntry } from './stash.js';
 
 function str(value: unknown): string | undefined {
@@ -71,9 +72,10 @@ export interface ConvertOptions {
    */
   readonly secretData?: SecretData;
   /**
-   * Going up: keep private keys in the stash instead of naming the Secrets a plug-in made of
-   * them. Only for callers that throw the generated Secrets away and whose input already
-   * shows the keys to the same readers (the conversion webhook), so the way back needs none.
+   * Going up: keep private keys and credentials in the stash instead of naming the Secrets a
+   * plug-in made of them. Only for callers that throw the generated Secrets away and whose
+   * input already shows them to the same readers (the conversion webhook), so the way back
+   * needs none.
    */
   readonly keysInStash?: boolean;
 }
@@ -166,48 +168,82 @@ function restoredAbsent(restored: readonly StashEntry[], path: readonly string[]
   return false;
 }
 
+/** The records of what the plug-in keeps in Secrets: key pairs and fields (credentials). */
+interface SecretRecords {
+  readonly keyPairs: readonly KeyPairRecord[];
+  readonly secretFields: readonly SecretFieldRecord[];
+}
+
+const NO_SECRET_RECORDS: SecretRecords = { keyPairs: [], secretFields: [] };
+
 /**
- * Going up when no plug-in runs (the stash put the references back): the key pairs whose
- * keys the plug-in would keep in Secrets, for those whose Secret (`secretData`) already holds
- * the same pair, so their keys stay out of the stash as they do when it runs (key-pairs.ts).
- * Only a Cluster's hook is asked (key pairs are a Cluster's); whatever it cannot answer, or a
- * Secret that is not given, leaves the key in the stash, with a warning.
+ * Going up when no plug-in runs (the stash put the references back): the key pairs and fields
+ * the plug-in would keep in Secrets, for those whose Secret (`secretData`) already holds the
+ * same value, so they stay out of the stash as they do when it runs (key-pairs.ts,
+ * secret-fields.ts). Only a Cluster's hook is asked (both are a Cluster's); whatever it cannot
+ * answer, or a Secret that is not given, leaves the value in the stash, with a warning.
  */
-function keyPairsInSecrets(
+function recordsInSecrets(
   source: JsonObject,
   table: KindTable,
   options: ConvertOptions,
   warnings: string[],
-): readonly KeyPairRecord[] {
+): SecretRecords {
   const value = getPath(source, [...pluginPaths(table).providerSpec, 'value']);
   const { name, namespace } = identity(source);
-  if (options.keysInStash === true || table.infrastructure.role !== 'cluster' || !isObject(value)) return [];
+  if (options.keysInStash === true || table.infrastructure.role !== 'cluster' || !isObject(value))
+    return NO_SECRET_RECORDS;
   const plugin = findPlugin(options.plugins ?? [], value);
-  if (plugin === undefined || name === undefined) return [];
+  if (plugin === undefined || name === undefined) return NO_SECRET_RECORDS;
   const owner = { kind: table.kind, name, ...(namespace === undefined ? {} : { namespace }) };
   const made = plugin.cluster({
     owner,
     providerSpec: value,
     providerSpecSource: pluginPaths(table).whereValue,
   });
-  if (E.isLeft(made)) return [];
-  const claimed = claimedKeyPairs(made.right, value, table, owner);
-  if (E.isLeft(claimed)) return [];
-  return claimed.right.filter((record) => {
-    const pair = getPath(source, record.path) as JsonObject;
-    const data = options.secretData?.(namespace, record.secret);
-    if (data?.[CERT_DATA_KEY] === pair.cert && data?.[KEY_DATA_KEY] === pair.key) return true;
+  if (E.isLeft(made)) return NO_SECRET_RECORDS;
+  const claimedPairs = claimedKeyPairs(made.right, value, table, owner);
+  const claimedFields = claimedSecretFields(made.right, value, table, owner);
+  const notGiven = (path: string, secret: string, holding: string, value: string) =>
     warnings.push(
-      `${formatPath(record.path)}.key is kept in the stash annotation: Secret ${record.secret} holding this pair was not given (convert it together with the Secret to keep the key out)`,
+      `${path} is kept in the stash annotation: Secret ${secret} holding ${holding} was not given (convert it together with the Secret to keep the ${value} out)`,
     );
-    return false;
-  });
+  const keyPairs = E.isLeft(claimedPairs)
+    ? []
+    : claimedPairs.right.filter((record) => {
+        const pair = getPath(source, record.path) as JsonObject;
+        const data = options.secretData?.(namespace, record.secret);
+        if (data?.[CERT_DATA_KEY] === pair.cert && data?.[KEY_DATA_KEY] === pair.key) return true;
+        notGiven(`${formatPath(record.path)}.key`, record.secret, 'this pair', 'key');
+        return false;
+      });
+  const secretFields = E.isLeft(claimedFields)
+    ? []
+    : claimedFields.right.filter((record) => {
+        const field = record.path[record.path.length - 1]!;
+        const data = options.secretData?.(namespace, record.secret);
+        if (secretHolds(data, field, getPath(source, record.path), name)) return true;
+        notGiven(formatPath(record.path), record.secret, 'this field', 'value');
+        return false;
+      });
+  return { keyPairs, secretFields };
+}
+
+/** A plug-in's claim on a Secret that does not hold, as its refusal. */
+function refusedClaim(
+  plugin: ConversionPlugin,
+  path: string,
+  why: string,
+): E.Either<ConversionFailure, never> {
+  return E.left({ code: 'plugin-refused', path, message: `${plugin.name} plug-in ${why}` });
 }
 
 interface PluginStep {
   readonly generated: { path: string[]; value: Json }[];
   /** The key pairs whose private keys went into Secrets the plug-in made (key-pairs.ts). */
   readonly keyPairs: readonly KeyPairRecord[];
+  /** The fields whose values went into Secrets the plug-in made (secret-fields.ts). */
+  readonly secretFields: readonly SecretFieldRecord[];
   readonly objects: readonly JsonObject[];
   readonly moves: AppliedMove[];
   readonly warnings: string[];
@@ -233,7 +269,14 @@ export function runPlugin(
 ): E.Either<ConversionFailure, PluginStep> {
   const { role, required } = table.infrastructure;
   const paths = pluginPaths(table);
-  const step: PluginStep = { generated: [], keyPairs: [], objects: [], moves: [], warnings: [] };
+  const step: PluginStep = {
+    generated: [],
+    keyPairs: [],
+    secretFields: [],
+    objects: [],
+    moves: [],
+    warnings: [],
+  };
   const specPath = paths.spec;
   // A MachineSet without a template, or a template without a spec, stamps out nothing.
   if (!isObject(getPath(source, specPath))) return E.right(step);
@@ -246,7 +289,7 @@ export function runPlugin(
     (hasRef && (hasBootstrap || !required || restoredPath(restored, paths.infrastructureRef))) ||
     (!hasRef && restoredAbsent(restored, paths.infrastructureRef))
   )
-    return E.right({ ...step, keyPairs: keyPairsInSecrets(source, table, options, step.warnings) });
+    return E.right({ ...step, ...recordsInSecrets(source, table, options, step.warnings) });
 
   const { name, namespace } = identity(source);
   const ps = isObject(providerSpec) ? providerSpec : undefined;
@@ -338,13 +381,9 @@ export function runPlugin(
   const output = result.right;
   // (a MachineClass's keys were never in the object, so never in its stash)
   const keyPairs = inline ? claimedKeyPairs(output, value, table, owner) : E.right([]);
-  if (E.isLeft(keyPairs)) {
-    return E.left({
-      code: 'plugin-refused',
-      path: valuePath,
-      message: `${plugin.name} plug-in ${keyPairs.left}`,
-    });
-  }
+  if (E.isLeft(keyPairs)) return refusedClaim(plugin, valuePath, keyPairs.left);
+  const secretFields = inline ? claimedSecretFields(output, value, table, owner) : E.right([]);
+  if (E.isLeft(secretFields)) return refusedClaim(plugin, valuePath, secretFields.left);
   if (owned !== undefined) ownPath(out, specPath, owned);
   if (!hasRef) {
     const path = [...paths.infrastructureRef];
@@ -372,6 +411,7 @@ export function runPlugin(
   return E.right({
     generated: step.generated,
     keyPairs: keyPairs.right,
+    secretFields: secretFields.right,
     objects: output.objects,
     moves: step.moves,
     warnings: step.warnings,

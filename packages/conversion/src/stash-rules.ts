@@ -33,6 +33,7 @@ export type StashRefusalCode =
   | 'stash-cross-namespace'
   | 'stash-generated-path'
   | 'stash-key-pair'
+  | 'stash-secret-field'
   | 'annotations-too-large';
 
 export interface StashRefusal {

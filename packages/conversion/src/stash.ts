@@ -61,6 +61,14 @@ export interface KeyPairRecord {
   readonly secret: string;
 }
 
+/** A providerSpec field whose value the stash left in a Secret (secret-fields.ts): credentials. */
+export interface SecretFieldRecord {
+  /** Path of the field in the v1alpha1 object (a key of the providerSpec value). */
+  readonly path: readonly string[];
+  /** The Secret holding the value under the field's own name, in the object's own namespace. */
+  readonly secret: string;
+}
+
 export interface Stash {
   /** The apiVersion this stash restores (the version the object was converted from). */
   readonly restores: string;
@@ -89,6 +97,12 @@ export interface Stash {
    * without its key.
    */
   readonly keyPairs?: readonly KeyPairRecord[];
+  /**
+   * Fields whose value the stash does not keep (credentials): it is in the Secret named, which
+   * the way down reads (secret-fields.ts). Written as `patch` items without a path
+   * (`{field, secret}`), for the same reason as `keyPairs`.
+   */
+  readonly secretFields?: readonly SecretFieldRecord[];
 }
 
 /**
@@ -225,6 +239,7 @@ function encodeStash(stash: Stash): string {
   const patch = new Array<unknown>(stash.entries.length);
   for (let i = 0; i < patch.length; i++) patch[i] = patchItem(stash.entries[i]!);
   for (const { path, secret } of stash.keyPairs ?? []) patch.push({ pair: path, secret });
+  for (const { path, secret } of stash.secretFields ?? []) patch.push({ field: path, secret });
   const payload: { restores: string; patch: unknown[]; generated?: unknown[]; created?: string } = {
     restores: stash.restores,
     patch,
@@ -284,11 +299,18 @@ function decodeStash(text: string): E.Either<string, Stash> {
   }
   const entries: StashEntry[] = [];
   const keyPairs: KeyPairRecord[] = [];
+  const secretFields: SecretFieldRecord[] = [];
   for (const item of raw.patch) {
     if (isObject(item) && !Object.hasOwn(item, 'p') && Object.hasOwn(item, 'pair')) {
       if (!isPath(item.pair) || typeof item.secret !== 'string')
         return E.left('has a malformed key-pair entry (expected {"pair": [path], "secret": name})');
       keyPairs.push({ path: item.pair, secret: item.secret });
+      continue;
+    }
+    if (isObject(item) && !Object.hasOwn(item, 'p') && Object.hasOwn(item, 'field')) {
+      if (!isPath(item.field) || typeof item.secret !== 'string')
+        return E.left('has a malformed secret-field entry (expected {"field": [path], "secret": name})');
+      secretFields.push({ path: item.field, secret: item.secret });
       continue;
     }
     if (!isObject(item) || !isPath(item.p)) return E.left('has a patch entry without a path');
@@ -325,6 +347,7 @@ function decodeStash(text: string): E.Either<string, Stash> {
     ...(created === undefined ? {} : { created }),
     ...(raw.below === undefined ? {} : { stacked: true }),
     ...(keyPairs.length > 0 ? { keyPairs } : {}),
+    ...(secretFields.length > 0 ? { secretFields } : {}),
   });
 }
 

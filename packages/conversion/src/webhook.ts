@@ -41,10 +41,10 @@ export interface ConversionReviewResponse {
 
 /**
  * The Cluster API chain as an `ObjectConverter`. The objects plug-ins generate are not kept
- * (a webhook returns one object per object), so by default private keys stay in the stash
- * (`keysInStash`): the stored v1alpha1 Cluster shows them to the same readers anyway, and a
- * way back that needed the Secrets could not find them. A stash that names Secrets instead
- * (written by `convert` or `migrate`) converts down only with `secretData`.
+ * (a webhook returns one object per object), so by default private keys and credentials stay
+ * in the stash (`keysInStash`): the stored v1alpha1 Cluster shows them to the same readers
+ * anyway, and a way back that needed the Secrets could not find them. A stash that names
+ * Secrets instead (written by `convert` or `migrate`) converts down only with `secretData`.
  */
 export function chainConverter(options: ChainOptions = {}): ObjectConverter {
   const chain: ChainOptions = { keysInStash: true, ...options };

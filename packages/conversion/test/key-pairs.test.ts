@@ -14,6 +14,7 @@ import {
   V1ALPHA2,
 } from '../src/index.js';
 import { chainConverter } from '../src/webhook.js';
+import { left, right, secretDataOf, stashOf, withForgedPatch } from './support/stash-text.js';
 
 // A v1alpha1 Cluster's key pairs become Secrets going up; their private keys must not also
 // be written into the Cluster's stash annotation, which whoever may read Clusters can read.
@@ -46,21 +47,6 @@ const v1Cluster = (): JsonObject => ({
 });
 
 const plugins = [awsConversionPlugin];
-
-function right<T>(result: E.Either<unknown, T>): T {
-  if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
-  return result.right;
-}
-
-function left(result: E.Either<unknown, unknown>): { code?: string; path?: string; message: string } {
-  if (E.isRight(result)) throw new Error(`converted: ${JSON.stringify(result.right)}`);
-  return (Array.isArray(result.left) ? result.left[0] : result.left) as { message: string };
-}
-
-const stashOf = (object: unknown): string =>
-  ((object as JsonObject).metadata as { annotations: Record<string, string> }).annotations[
-    CONVERSION_DATA_ANNOTATION
-  ]!;
 
 /** The v1alpha2 manifest `capi-kit convert` writes for the Cluster: Cluster, AWSCluster, Secrets. */
 function upManifest(): readonly JsonObject[] {
@@ -98,14 +84,7 @@ describe('private keys stay out of the stash', () => {
     const options: ChainOptions = { plugins };
     const up = right(convertTo(v1Cluster(), 'cluster.x-k8s.io/v1beta2', options));
     expect(JSON.stringify(up.object)).not.toContain(CA_KEY);
-    const secrets = new Map(
-      up.generated.map((o) => [(o.metadata as { name: string }).name, o.data as JsonObject]),
-    );
-    const back = right(
-      convertTo(up.object, V1ALPHA1, {
-        secretData: (ns, name) => (ns === 'team-a' ? secrets.get(name) : undefined),
-      }),
-    );
+    const back = right(convertTo(up.object, V1ALPHA1, { secretData: secretDataOf(up.generated, 'team-a') }));
     expect(back.object).toStrictEqual(v1Cluster());
   });
 
@@ -158,14 +137,8 @@ describe('private keys stay out of the stash', () => {
 
 describe('a stash naming Secrets is data from whoever could annotate the object', () => {
   /** The up-converted Cluster with its stash's patch edited. */
-  function forged(edit: (patch: JsonObject[]) => JsonObject[]): JsonObject {
-    const [cluster] = upManifest();
-    const stash = JSON.parse(stashOf(cluster));
-    stash.patch = edit(stash.patch);
-    const annotations = (cluster!.metadata as { annotations: Record<string, string> }).annotations;
-    annotations[CONVERSION_DATA_ANNOTATION] = JSON.stringify(stash);
-    return cluster!;
-  }
+  const forged = (edit: (patch: JsonObject[]) => JsonObject[]): JsonObject =>
+    withForgedPatch(upManifest()[0]!, edit);
   // The real Secrets, as the manifest holds them: only the records are forged.
   const anySecret = {
     secretData: (_: string | undefined, name: string) =>

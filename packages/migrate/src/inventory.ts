@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
+import { isObject, type JsonObject, stashedFor, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import { keyOf, metadataOf, uidOf } from './object.js';
 
@@ -42,7 +42,9 @@ export const CLUSTER_SECRET_PURPOSES = ['kubeconfig', 'ca', 'etcd', 'proxy', 'sa
 
 /**
  * The Cluster a Secret belongs to: the one it names in an ownerReference, else the one it is
- * a Cluster API Secret of by name (`prod-eu-kubeconfig` is `prod-eu`'s). Re-owning makes
+ * a Cluster API Secret of by name (`prod-eu-kubeconfig` is `prod-eu`'s), else the one the
+ * conversion made it for (a vSphere Cluster's credentials: `<cluster>-…` holding
+ * `conversion.capi-kit.dev-for`, which a re-run finds owned by the new Cluster). Re-owning makes
  * the Secret go when the Cluster is deleted, so a Secret merely named `<cluster>-…` (an
  * application's `prod-eu-db-password`) is not the Cluster's: see `namedLikeCluster`.
  */
@@ -60,6 +62,8 @@ export function owningCluster(secret: JsonObject, clusters: readonly JsonObject[
     const cluster = name.endsWith(`-${purpose}`) ? name.slice(0, -(purpose.length + 1)) : undefined;
     if (cluster !== undefined && names.has(cluster)) return cluster;
   }
+  const madeFor = stashedFor(secret.data);
+  if (madeFor !== undefined && names.has(madeFor) && name.startsWith(`${madeFor}-`)) return madeFor;
   return undefined;
 }
 

@@ -267,6 +267,15 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
           cluster.metadata.uid,
         ]);
 
+        // The example's vCenter user went into a Secret owned by the new Cluster, not into its stash.
+        const credentials = state.get(`v1/Secret/${source.name}-vsphere-credentials`);
+        expect(credentials?.metadata.ownerReferences).toEqual(
+          provider === 'vsphere'
+            ? [expect.objectContaining({ kind: 'Cluster', uid: cluster.metadata.uid })]
+            : undefined,
+        );
+        expect(JSON.stringify(cluster.metadata.annotations)).not.toContain('capv@vsphere.local');
+
         const verified = await verifyClusterMigration(options(source.namespace));
         if (E.isLeft(verified)) throw new Error(verified.left.message);
         expect(verified.right.differences).toEqual([]);
@@ -282,6 +291,8 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
         );
         if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
         expect(writes).toEqual([]);
+        // (the credentials Secret the first apply made is the Cluster's, not a lookalike)
+        expect(result.right.plan.warnings.filter((w) => w.includes('is named like'))).toEqual([]);
         expect(result.right.created).toEqual([]);
         expect(result.right.alreadyPresent).toHaveLength(result.right.plan.objects.length);
         expect(await snapshot(source.namespace)).toEqual(before);

@@ -12,6 +12,7 @@ import {
   ownPath,
   unshare,
 } from '../path.js';
+import { checkSecretFieldRecords } from '../secret-fields.js';
 import {
   applyStash,
   CONVERSION_DATA_ANNOTATION,
@@ -324,9 +325,11 @@ export function convertHop(
       const refusal = checkGenerated(stash.generated, rules);
       if (refusal !== undefined) return E.left(stashRefused(refusal));
     }
-    // Only the v1alpha1 ↔ v1alpha2 conversion moves key pairs into Secrets (key-pairs.ts).
-    const keyRefusal = checkKeyPairRecords(stash.keyPairs, undefined);
-    if (keyRefusal !== undefined) return E.left(stashRefused(keyRefusal));
+    // Only the v1alpha1 ↔ v1alpha2 conversion moves key pairs and credentials into Secrets.
+    const secretRefusal =
+      checkKeyPairRecords(stash.keyPairs, undefined) ??
+      checkSecretFieldRecords(stash.secretFields, undefined);
+    if (secretRefusal !== undefined) return E.left(stashRefused(secretRefusal));
     const result = applyStash(out, stash.entries, owned, fresh);
     restored = result.applied;
     keptEdits = result.skipped;

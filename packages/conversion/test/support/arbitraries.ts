@@ -217,6 +217,37 @@ export const awsClusterSpec = obj(
   },
 );
 
+// vCenter credentials: names, any code points, and text with a lone surrogate (which has no
+// exact UTF-8 form, so it cannot go into a Secret and must stay in the stash).
+const credential = fc.oneof(
+  name,
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.constantFrom('\uD800lone', 'p\u00e4ss\u202e', ''),
+);
+export const vsphereV04ClusterSpec = obj(
+  {
+    apiVersion: fc.constant('vsphere.cluster.k8s.io/v1alpha1'),
+    kind: fc.constant('VsphereClusterProviderSpec'),
+  },
+  {
+    server: name,
+    username: credential,
+    password: credential,
+    insecure: fc.boolean(),
+    sshAuthorizedKeys: fc.array(name, small),
+    caKeyPair: keyPair,
+  },
+);
+export const vsphereV03ClusterSpec = obj(
+  {
+    apiVersion: fc.constant('vsphereproviderconfig/v1alpha1'),
+    kind: fc.constant('VsphereClusterProviderConfig'),
+    vsphereServer: name,
+  },
+  { vsphereUser: credential, vspherePassword: credential, vsphereCredentialSecret: name },
+);
+export const clusterProviderSpec = fc.oneof(awsClusterSpec, vsphereV04ClusterSpec, vsphereV03ClusterSpec);
+
 const vsphereNetwork = obj({
   devices: fc.array(obj({ networkName: name }, { dhcp4: fc.boolean(), dhcp6: fc.boolean() }), {
     minLength: 1,
@@ -350,7 +381,7 @@ export const v1alpha1 = {
           serviceDomain: fc.constantFrom('cluster.local', ''),
         }),
       },
-      { providerSpec: obj({}, { value: awsClusterSpec }) },
+      { providerSpec: obj({}, { value: clusterProviderSpec }) },
     ),
     status: obj(
       {},

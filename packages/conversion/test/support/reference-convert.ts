@@ -20,6 +20,12 @@ import { deepEqual, formatPath, getPath, isObject, type Json, type JsonObject } 
 import { isUnknownV1alpha1Phase } from '../../src/phase.js';
 import type { ObjectReport } from '../../src/report.js';
 import { missingReference, runPlugin } from '../../src/run-plugin.js';
+import {
+  checkSecretFieldRecords,
+  restoreSecretFields,
+  type SecretFieldRecord,
+  secretFieldsOutOfStash,
+} from '../../src/secret-fields.js';
 import { applyStash, putStash, type StashEntry, takeStash, withoutGenerated } from '../../src/stash.js';
 import {
   checkAnnotationsSize,
@@ -82,8 +88,11 @@ export function referenceConvertKind(
     }
     const refusal = checkGenerated(stash.generated ?? [], rules);
     if (refusal !== undefined) return E.left(stashRefused(refusal));
-    const keyRefusal = checkKeyPairRecords(stash.keyPairs, { table, direction, name: identity(rest).name });
+    const at = { table, direction, name: identity(rest).name };
+    const keyRefusal = checkKeyPairRecords(stash.keyPairs, at);
     if (keyRefusal !== undefined) return E.left(stashRefused(keyRefusal));
+    const fieldRefusal = checkSecretFieldRecords(stash.secretFields, at);
+    if (fieldRefusal !== undefined) return E.left(stashRefused(fieldRefusal));
   }
   const moves: AppliedMove[] = [];
   const out = coreConvert(rest, table, direction, moves);
@@ -98,12 +107,16 @@ export function referenceConvertKind(
   let generatedObjects: readonly JsonObject[] = [];
   let generatedPaths: { path: string[]; value: Json }[] = [];
   let keyPairs: readonly KeyPairRecord[] = [];
+  let secretFields: readonly SecretFieldRecord[] = [];
   if (direction === 'up') {
     const step = runPlugin(rest, out, table, options, restored);
     if (E.isLeft(step)) return step;
     generatedObjects = step.right.objects;
     generatedPaths = step.right.generated;
-    if (options.keysInStash !== true) keyPairs = step.right.keyPairs;
+    if (options.keysInStash !== true) {
+      keyPairs = step.right.keyPairs;
+      secretFields = step.right.secretFields;
+    }
     moves.push(...step.right.moves);
     warnings.push(...step.right.warnings);
     const phase = getPath(rest, ['status', 'phase']);
@@ -122,17 +135,26 @@ export function referenceConvertKind(
   }
   const restoredKeys = restoreKeys(out, stash?.keyPairs ?? [], namespace, options.secretData);
   if (E.isLeft(restoredKeys)) return restoredKeys;
+  const restoredFields = restoreSecretFields(
+    out,
+    stash?.secretFields ?? [],
+    identity(rest),
+    options.secretData,
+  );
+  if (E.isLeft(restoredFields)) return restoredFields;
   const partition = partitionStashEntries(all, rules, namespace);
   for (const refusal of partition.refused) {
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
   }
-  const { entries, records } = keysOutOfStash(partition.kept, keyPairs);
-  if (entries.length > 0 || generatedPaths.length > 0 || records.length > 0) {
+  const keys = keysOutOfStash(partition.kept, keyPairs);
+  const { entries, records } = secretFieldsOutOfStash(keys.entries, secretFields);
+  if (entries.length > 0 || generatedPaths.length > 0 || keys.records.length > 0 || records.length > 0) {
     putStash(out, {
       restores: from,
       entries,
       ...(generatedPaths.length > 0 ? { generated: generatedPaths } : {}),
-      ...(records.length > 0 ? { keyPairs: records } : {}),
+      ...(keys.records.length > 0 ? { keyPairs: keys.records } : {}),
+      ...(records.length > 0 ? { secretFields: records } : {}),
     });
     const size = checkAnnotationsSize(getPath(out, ['metadata', 'annotations']));
     if (E.isLeft(size))
@@ -146,7 +168,7 @@ export function referenceConvertKind(
     to,
     moves,
     stashed: entries.map((e) => formatPath(e.path)),
-    restored: [...restored.map((e) => formatPath(e.path)), ...restoredKeys.right],
+    restored: [...restored.map((e) => formatPath(e.path)), ...restoredKeys.right, ...restoredFields.right],
     keptEdits: keptEdits.map((e) => formatPath(e.path)),
     generated: generatedObjects.map(describe),
     warnings,

@@ -22,17 +22,30 @@ export const vsphereV04ClusterFieldMoves: readonly ProviderFieldMove[] = [
 
 /**
  * Fields that go into the KubeadmConfig of the Cluster's Machines (machine.ts); the key
- * pairs, which become Secrets, `clusterOutput` handles itself. Credentials
- * (`username`/`password`, `vsphereUser`/`vspherePassword`, `vsphereCredentialSecret`) have
- * no place in a v1alpha2 object: CAPV v0.5 reads them from its manager's configuration, so
- * they only stay in the stash, with a warning.
+ * pairs, which become Secrets, `clusterOutput` handles itself.
  */
 export const vsphereClusterConsumedFields = ['clusterConfiguration', 'sshAuthorizedKeys'] as const;
+
+/**
+ * The vCenter credentials of each generation. No v1alpha2 object has a place for them (CAPV
+ * v0.5 reads its manager's), and a stash annotation is no place for a password: they go into
+ * Secret `<cluster>-vsphere-credentials`, kept only for the way back, which the stash names.
+ * (v0.3's `vsphereCredentialSecret` is only a Secret's name: it stays in the stash, warned.)
+ */
+export const vsphereCredentialFields = {
+  v03: ['vsphereUser', 'vspherePassword'],
+  v04: ['username', 'password'],
+} as const;
+
+export const VSPHERE_CREDENTIALS_SUFFIX = 'vsphere-credentials';
 
 export function convertVsphereCluster(input: ClusterPluginInput): PluginResult {
   const v03 = isV03(input.providerSpec.apiVersion);
   const bad = unexpectedProviderSpecKind(input, v03 ? VSPHERE_V03_CLUSTER_KIND : VSPHERE_V04_CLUSTER_KIND);
   if (bad !== undefined) return pluginFail(bad);
   const table = v03 ? vsphereV03ClusterFieldMoves : vsphereV04ClusterFieldMoves;
-  return clusterOutput(input, 'VSphereCluster', table, vsphereClusterConsumedFields);
+  return clusterOutput(input, 'VSphereCluster', table, vsphereClusterConsumedFields, {
+    fields: vsphereCredentialFields[v03 ? 'v03' : 'v04'],
+    suffix: VSPHERE_CREDENTIALS_SUFFIX,
+  });
 }

@@ -125,7 +125,7 @@ describe('VsphereMachineProviderConfig (CAPV v0.3) → VSphereMachine', () => {
 });
 
 describe('vSphere cluster specs', () => {
-  it('v0.3: vsphereServer → server; credentials are warned about, never copied', () => {
+  it('v0.3: vsphereServer → server; credentials go only into their own Secret, claimed for the stash', () => {
     const out = ok(
       convertVsphereCluster({
         owner: { kind: 'Cluster', name: 'lab' },
@@ -135,16 +135,31 @@ describe('vSphere cluster specs', () => {
           vsphereServer: 'vc.example.com',
           vsphereUser: 'admin',
           vspherePassword: 'secret',
+          vsphereCredentialSecret: 'vc-creds',
           sshAuthorizedKeys: ['ssh-ed25519 AAAA'],
         },
         providerSpecSource: 'spec.providerSpec.value',
       }),
     );
     expect((out.objects[0] as { spec: JsonObject }).spec).toEqual({ server: 'vc.example.com' });
-    expect(JSON.stringify(out.objects)).not.toContain('secret');
-    expect(out.warnings.map((w) => w.split(' ')[0])).toEqual([
-      'spec.providerSpec.value.vsphereUser',
-      'spec.providerSpec.value.vspherePassword',
+    // Only the Secret holds them (base64, as Secret data is), never the VSphereCluster.
+    expect(JSON.stringify(out.objects[0])).not.toContain('secret');
+    expect(out.objects.slice(1)).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'lab-vsphere-credentials', labels: { 'cluster.x-k8s.io/cluster-name': 'lab' } },
+        type: 'Opaque',
+        data: { vsphereUser: 'YWRtaW4=', vspherePassword: 'c2VjcmV0', 'conversion.capi-kit.dev-for': 'bGFi' },
+      },
+    ]);
+    expect(out.secretFields).toEqual([
+      { field: 'vsphereUser', secret: 'lab-vsphere-credentials' },
+      { field: 'vspherePassword', secret: 'lab-vsphere-credentials' },
+    ]);
+    expect(out.warnings).toEqual([
+      'spec.providerSpec.value.vsphereCredentialSecret has no v1alpha2 field; it is kept only in the stash annotation',
+      'vsphereUser, vspherePassword went into Secret lab-vsphere-credentials only for the way back: no v1alpha2 object reads it (give the v1alpha2 provider its credentials as it expects)',
     ]);
   });
 
