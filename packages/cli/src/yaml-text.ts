@@ -3,10 +3,10 @@ import { stringify } from 'yaml';
 import { HAS_YAML_ESCAPED, hex, YAML_ESCAPED } from './text.js';
 
 // YAML output (`get -o yaml`, `migrate … -o yaml`, `convert -o yaml`) shows names, labels,
-// annotations and messages from a live cluster or a manifest someone else wrote. The characters text and JSON output escape (text.ts: controls,
-// bidi controls, other format and default-ignorable characters, white space other than
-// U+0020, unpaired surrogates) would reach the terminal raw in a plain, single-quoted or block
-// scalar, where YAML has no escapes. So a string holding one, key or value, is written as a
+// annotations and messages from a live cluster or from a manifest someone else wrote. The
+// characters text and JSON output escape (text.ts: controls, bidi controls, other format and
+// default-ignorable characters, white space other than U+0020, unpaired surrogates) would
+// reach the terminal raw in a plain, single-quoted or block scalar, where YAML has no escapes. So a string holding one, key or value, is written as a
 // double-quoted scalar on one line, each such character as a YAML escape: `\uXXXX`, or
 // `\UXXXXXXXX` for an astral one (the CLI's manifest reader, like go-yaml, refuses `\u`
 // surrogate pairs). A YAML parser reads the same strings; every other string is written as

@@ -55,7 +55,8 @@ export const ManagedFieldsEntryCodec: t.Type<ManagedFieldsEntry> = struct(
 /**
  * `metav1.ObjectMeta`, the `metadata` of every object. Every field is optional.
  * `creationTimestamp` may be `null`: Go writes a zero `metav1.Time` that way, and
- * generated manifests carry `creationTimestamp: null`.
+ * generated manifests carry `creationTimestamp: null`. `labels` and `annotations` may be
+ * `null`: YAML's `labels:` with nothing after it, which kube-apiserver takes as empty.
  */
 export interface ObjectMeta {
   name?: string;
