@@ -303,7 +303,7 @@ export function certificateSecrets(
  * Credentials (text fields of a cluster providerSpec value that no v1alpha2 object has) as one
  * Secret `<cluster>-<suffix>` made only for the way back: a data key per field, and the Cluster
  * it was made for, so the stash can name the Secret instead of keeping them (secret-fields.ts).
- * A field that is not well-formed text stays in the stash (`unclaimed`), with the other
+ * A field that is not well-formed text is not `claimed`: it stays in the stash, with the other
  * unmapped fields' warning.
  */
 export function credentialsSecret(
