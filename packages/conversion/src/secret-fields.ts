@@ -27,8 +27,25 @@ export type { SecretFieldRecord } from './stash.js';
 /** The data key of such a Secret naming the object it was made for (base64 of its name). */
 export const STASHED_FOR_DATA_KEY = 'conversion.capi-kit.dev-for';
 
-/** Canonical base64 (as Kubernetes writes Secret data): groups of four, padding only at the end. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Whether character code `c` is one of base64's 64 digits (A-Z, a-z, 0-9, +, /). */
+function isBase64Digit(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+}
+
+/**
+ * Whether `value` is base64 as Kubernetes writes Secret data: groups of four digits, the last
+ * group padded with at most two `=`, and nothing else. A scan, not a regular expression: V8's
+ * backtracking throws on a repeated group millions of characters long, and a Secret's data is
+ * whatever its writer put there.
+ */
+function isBase64(value: string): boolean {
+  if (value.length % 4 !== 0) return false;
+  let padding = 0;
+  if (value.endsWith('==')) padding = 2;
+  else if (value.endsWith('=')) padding = 1;
+  for (let i = 0; i < value.length - padding; i++) if (!isBase64Digit(value.charCodeAt(i))) return false;
+  return true;
+}
 // (fatal: bytes that are not UTF-8 are refused, not replaced; ignoreBOM: a leading U+FEFF is kept)
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -39,7 +56,7 @@ export function toBase64(text: string): string {
 
 /** The text that Secret data `value` holds, or undefined when it is not canonical base64 of UTF-8. */
 export function fromBase64(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !BASE64.test(value)) return undefined;
+  if (typeof value !== 'string' || !isBase64(value)) return undefined;
   const bytes = Buffer.from(value, 'base64');
   if (bytes.toString('base64') !== value) return undefined;
   try {

@@ -1,4 +1,5 @@
 import { writeManifest } from '@capi-kit/core/manifest';
+import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { vsphereConversionPlugin } from '../../providers-vsphere/src/conversion/index.js';
@@ -219,6 +220,47 @@ describe('a Secret named in the stash is read only when the conversion made it f
       });
       expect(result.message).toContain('holds no password as base64 of UTF-8 text');
     }
+  });
+
+  it('an invalid value millions of characters long is refused as such, not as too-deep', () => {
+    // A regular expression's repeated group overflows V8's stack on such a value, which
+    // surfaced as too-deep instead of naming the field.
+    const data = { ...credentialsData, password: `${'A'.repeat(8_000_000)}!` };
+    expect(left(convertObject(cluster, V1ALPHA1, { secretData: () => data }))).toMatchObject({
+      code: 'secret-field-mismatch',
+      path: 'spec.providerSpec.value.password',
+    });
+  });
+
+  it('data is read exactly when it is canonical base64 of UTF-8 (the scan agrees with the grammar)', () => {
+    const CANONICAL = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+    const oracle = (value: string): string | undefined => {
+      if (!CANONICAL.test(value)) return undefined;
+      const bytes = Buffer.from(value, 'base64');
+      if (bytes.toString('base64') !== value) return undefined;
+      const text = bytes.toString('utf8');
+      return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
+    };
+    const digits = fc.constantFrom(...'AQZawz09+/=-_ !\n\u00e4'.split(''));
+    const texts = fc.oneof(
+      fc.string({ unit: digits, maxLength: 16 }),
+      fc.string({ unit: 'grapheme', maxLength: 6 }).map(b64),
+      fc.uint8Array({ maxLength: 9 }).map((bytes) => Buffer.from(bytes).toString('base64')),
+    );
+    fc.assert(
+      fc.property(texts, (password) => {
+        const data = { ...credentialsData, password };
+        const result = convertObject(cluster, V1ALPHA1, { secretData: () => data });
+        const expected = oracle(password);
+        if (expected === undefined) expect(left(result).code).toBe('secret-field-mismatch');
+        else
+          expect(
+            (((right(result).object.spec as JsonObject).providerSpec as JsonObject).value as JsonObject)
+              .password,
+          ).toBe(expected);
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('a leading byte-order mark is kept', () => {
