@@ -32,13 +32,22 @@ const RAW_UNSAFE_ALL = new RegExp(RAW_UNSAFE.source, 'g');
  * it as a block scalar without an indentation indicator, and go-yaml refuses that block
  * ("found a tab character where an indentation space is expected"). Later tab-led lines are fine.
  */
-const TAB_LED_BLOCK = /^(?: *\n)*\t/;
+function isTabLedBlock(value: string): boolean {
+  // A scan, not /^(?: *\n)*\t/: V8's backtracking throws on that group repeated some millions of times.
+  let lineStart = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 10) lineStart = i + 1;
+    else if (c !== 32) break;
+  }
+  return value.charCodeAt(lineStart) === 9;
+}
 
 function mustQuote(value: string): boolean {
   return (
     AMBIGUOUS_PLAIN.test(value) ||
     RAW_UNSAFE.test(value) ||
-    (value.includes('\n') && TAB_LED_BLOCK.test(value)) ||
+    (value.includes('\n') && isTabLedBlock(value)) ||
     // (go-yaml's numbers: `0X1F`, `-0o17` or `-1_0.5e1_0` went out plain and came back as numbers)
     GO_YAML_NUMBER.test(value)
   );

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { errorCountText, readManifest, writeManifest } from '../../src/manifest/index.js';
@@ -374,6 +375,29 @@ describe('writeManifest quotes strings another YAML reader would take for someth
     '%j, whose first line starts with a tab, is written double-quoted, not as a block',
     (text) => expectDoubleQuoted(text, /^key: ".*"\n$/),
   );
+
+  it('any string whose first non-blank line starts with a tab is written double-quoted, and reads back', () => {
+    const TAB_LED = /^(?: *\n)*\t/;
+    const text = fc.string({ unit: fc.constantFrom(' ', '\n', '\t', 'a'), minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(text, (value) => {
+        fc.pre(value.includes('\n') && value.trim() !== '');
+        const out = writeManifest([{ key: value }], 'yaml');
+        // (other strings may be double-quoted too, for trailing blanks; the block example follows)
+        if (TAB_LED.test(value)) expect(out).toMatch(/^key: "/);
+        expect(values(out)).toEqual([{ key: value }]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('millions of blank lines before the first text line are scanned, not backtracked over', () => {
+    // The check was a regular expression whose repeated group threw RangeError (V8's stack)
+    // on some 4 M lines, which convert reported as an internal error with a stack trace.
+    const blank = ' \n'.repeat(4_000_000);
+    expect(writeManifest([{ key: `${blank}\tx` }], 'yaml')).toMatch(/^key: "/);
+    expect(writeManifest([{ key: `${blank}x` }], 'yaml')).toMatch(/^key: \|/);
+  });
 
   it('a multi-line string with a later tab-led line stays a block scalar', () => {
     const out = writeManifest([{ key: 'all:\n\tmake\n' }], 'yaml');
