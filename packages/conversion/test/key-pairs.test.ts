@@ -14,7 +14,8 @@ import {
   V1ALPHA2,
 } from '../src/index.js';
 import { chainConverter } from '../src/webhook.js';
-import { left, right, secretDataOf, stashOf, withForgedPatch } from './support/stash-text.js';
+import { secretDataOf } from './support/secret-store.js';
+import { left, right, stashOf, withForgedPatch } from './support/stash-text.js';
 
 // A v1alpha1 Cluster's key pairs become Secrets going up; their private keys must not also
 // be written into the Cluster's stash annotation, which whoever may read Clusters can read.
@@ -84,7 +85,7 @@ describe('private keys stay out of the stash', () => {
     const options: ChainOptions = { plugins };
     const up = right(convertTo(v1Cluster(), 'cluster.x-k8s.io/v1beta2', options));
     expect(JSON.stringify(up.object)).not.toContain(CA_KEY);
-    const back = right(convertTo(up.object, V1ALPHA1, { secretData: secretDataOf(up.generated, 'team-a') }));
+    const back = right(convertTo(up.object, V1ALPHA1, { secretData: secretDataOf(up.generated) }));
     expect(back.object).toStrictEqual(v1Cluster());
   });
 

@@ -15,7 +15,8 @@ import {
   V1ALPHA2,
 } from '../src/index.js';
 import { chainConverter } from '../src/webhook.js';
-import { left, right, secretDataOf, stashOf, withForgedPatch } from './support/stash-text.js';
+import { secretDataOf } from './support/secret-store.js';
+import { left, right, stashOf, withForgedPatch } from './support/stash-text.js';
 
 // A v1alpha1 vSphere Cluster's vCenter user and password have no v1alpha2 field. Going up they
 // must not be written into the Cluster's stash annotation, which whoever may read Clusters can
@@ -151,7 +152,7 @@ describe('credentials stay out of the stash', () => {
   it('the chain to v1beta2 and back to v1alpha1 keeps them in the Secret too', () => {
     const up = right(convertTo(v1Cluster(), 'cluster.x-k8s.io/v1beta2', { plugins }));
     expect(JSON.stringify(up.object)).not.toContain(PASSWORD);
-    const back = right(convertTo(up.object, V1ALPHA1, { secretData: secretDataOf(up.generated, 'team-v') }));
+    const back = right(convertTo(up.object, V1ALPHA1, { secretData: secretDataOf(up.generated) }));
     expect(back.object).toStrictEqual(v1Cluster());
   });
 

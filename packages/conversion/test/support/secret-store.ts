@@ -1,8 +1,8 @@
 import type { JsonObject, SecretData } from '../../src/index.js';
 
 /**
- * The key-pair Secrets conversions up made, for the way down to read their private keys
- * from (key-pairs.ts), as a manifest holding them would give them. A later Secret of the
+ * The Secrets conversions up made, for the way down to read private keys (key-pairs.ts) and
+ * credentials (secret-fields.ts) from, as a manifest holding them would give them. A later Secret of the
  * same name replaces an earlier one: a round trip reads the Secrets of its own way up.
  */
 export function secretStore(): { secretData: SecretData; keep: (generated: readonly JsonObject[]) => void } {
@@ -17,4 +17,11 @@ export function secretStore(): { secretData: SecretData; keep: (generated: reado
       }
     },
   };
+}
+
+/** The `secretData` of the Secrets one conversion generated, as a manifest holding them gives. */
+export function secretDataOf(generated: readonly JsonObject[]): SecretData {
+  const store = secretStore();
+  store.keep(generated);
+  return store.secretData;
 }

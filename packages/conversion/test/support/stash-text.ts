@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { CONVERSION_DATA_ANNOTATION, type JsonObject, type SecretData } from '../../src/index.js';
+import { CONVERSION_DATA_ANNOTATION, type JsonObject } from '../../src/index.js';
 
 /** Helpers of the tests on what a stash keeps out (key pairs, credentials). */
 
@@ -27,14 +27,4 @@ export function withForgedPatch(object: JsonObject, edit: (patch: JsonObject[]) 
   const annotations = (object.metadata as { annotations: Record<string, string> }).annotations;
   annotations[CONVERSION_DATA_ANNOTATION] = JSON.stringify(stash);
   return object;
-}
-
-/** The `secretData` of the Secrets a conversion generated in `namespace`, as a manifest holding them gives. */
-export function secretDataOf(generated: readonly JsonObject[], namespace: string): SecretData {
-  const secrets = new Map(
-    generated
-      .filter((o) => o.kind === 'Secret')
-      .map((o) => [(o.metadata as { name: string }).name, o.data as JsonObject]),
-  );
-  return (ns, name) => (ns === namespace ? secrets.get(name) : undefined);
 }
