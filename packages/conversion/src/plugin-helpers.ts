@@ -291,7 +291,7 @@ export function certificateSecrets(
       type: 'Opaque',
       data: { 'tls.crt': cert, 'tls.key': key },
     });
-    const label = `Secret ${cluster.namespace === undefined ? '' : `${cluster.namespace}/`}${name}`;
+    const label = labelOf('Secret', { name, namespace: cluster.namespace });
     moves.push({ from: `${field}.cert`, to: `${label} data["tls.crt"]` });
     moves.push({ from: `${field}.key`, to: `${label} data["tls.key"]` });
     keyPairs.push({ field, secret: name });
@@ -318,17 +318,21 @@ export function credentialsSecret(
   secretFields: { field: string; secret: string }[];
   claimed: string[];
 } {
-  const claimed = fields.filter((field) => {
+  const data: JsonObject = {};
+  const claimed: string[] = [];
+  for (const field of fields) {
     const text = Object.hasOwn(value, field) ? value[field] : undefined;
+    if (typeof text !== 'string') continue;
+    const encoded = toBase64(text);
     // (text with a lone surrogate has no exact UTF-8 encoding: it would come back changed)
-    return typeof text === 'string' && fromBase64(toBase64(text)) === text;
-  });
+    if (fromBase64(encoded) !== text) continue;
+    data[field] = encoded;
+    claimed.push(field);
+  }
   if (claimed.length === 0) return { objects: [], moves: [], warnings: [], secretFields: [], claimed };
   const name = `${cluster.name}-${suffix}`;
-  const data: JsonObject = {};
-  for (const field of claimed) data[field] = toBase64(value[field] as string);
   data[STASHED_FOR_DATA_KEY] = toBase64(cluster.name);
-  const label = `Secret ${cluster.namespace === undefined ? '' : `${cluster.namespace}/`}${name}`;
+  const label = labelOf('Secret', { name, namespace: cluster.namespace });
   return {
     objects: [
       {
