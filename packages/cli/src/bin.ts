@@ -49,10 +49,11 @@ main(process.argv.slice(2)).then(
       if (!error) process.exit(code);
     });
   },
-  (error: unknown) => {
-    process.stderr.write(
-      `capi-kit: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+  // Anything a command did not turn into a message is a bug of capi-kit's: exit 70, and a
+  // message without a stack trace unless CAPI_KIT_DEBUG asks for one (internal-error.ts).
+  async (error: unknown) => {
     process.exitCode = 70;
+    const { debugRequested, internalErrorText } = await import('./internal-error.js');
+    process.stderr.write(internalErrorText(error, debugRequested(process.env)));
   },
 );

@@ -19,12 +19,34 @@ describe('the capi-kit binary', () => {
     expect(r.stderr).toContain("unknown command 'frobnicate'");
   });
 
-  it('exits 70 with "internal error" when something unexpected throws', () => {
+  describe('when something unexpected throws', () => {
     // A stdout whose write throws (not EPIPE) stands in for any bug the commands do not catch.
     const broken = 'data:text/javascript,process.stdout.write=()=>{throw new Error("disk on fire")}';
-    const r = spawnSync(process.execPath, ['--import', broken, cliBin, '--version'], { encoding: 'utf8' });
-    expect(r.status).toBe(70);
-    expect(r.stderr).toMatch(/^capi-kit: internal error: Error: disk on fire/);
+    const run = (env: NodeJS.ProcessEnv) =>
+      spawnSync(process.execPath, ['--import', broken, cliBin, '--version'], {
+        encoding: 'utf8',
+        env: { ...process.env, CAPI_KIT_DEBUG: undefined, ...env },
+      });
+    const STACK = /^\s+at .+[(:]\d+/m;
+
+    it('exits 70 with "internal error", what was thrown and what to do, and no stack trace', () => {
+      const r = run({});
+      expect(r.status).toBe(70);
+      expect(r.stderr.split('\n')).toEqual([
+        'capi-kit: internal error: Error: disk on fire',
+        'capi-kit: this is a bug in capi-kit; please report it with the command that caused it (CAPI_KIT_DEBUG=1 shows where it happened)',
+        '',
+      ]);
+      expect(r.stderr).not.toMatch(STACK);
+      expect(run({ CAPI_KIT_DEBUG: '0' }).stderr).not.toMatch(STACK);
+    });
+
+    it('shows the stack trace with CAPI_KIT_DEBUG=1', () => {
+      const r = run({ CAPI_KIT_DEBUG: '1' });
+      expect(r.status).toBe(70);
+      expect(r.stderr).toMatch(/^capi-kit: internal error: Error: disk on fire\n\s+at /);
+      expect(r.stderr).toMatch(STACK);
+    });
   });
 
   /**
