@@ -24,8 +24,14 @@ const BODY = [
   '0_*[bB]_*[01][01_]*',
   '(?:\\._*[0-9][0-9_]*|[0-9][0-9_]*(?:\\.[0-9_]*)?)(?:[eE](?:_*[-+])?_*[0-9][0-9_]*)?',
 ].join('|');
-// Go's float literal syntax, where `_` may stand only between two digits.
-const DOT_FIRST = '\\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?';
+// Go's float literal syntax, where `_` may stand only between two digits: a run of digits
+// and `_` that starts with a digit, holds no `__` and does not end in `_`. Said with
+// lookarounds over one character class, not as the group `[0-9](?:_?[0-9])*`: V8 keeps a
+// backtracking entry per pass through a group and threw RangeError on `.` and some 9 M
+// digits, which the reader then reported as a document nested too deeply. A loop over one
+// class it runs without them, so this takes any length in linear time.
+const DIGIT_RUN = '[0-9](?![0-9_]*__)[0-9_]*(?<!_)';
+const DOT_FIRST = `\\.${DIGIT_RUN}(?:[eE][-+]?${DIGIT_RUN})?`;
 export const GO_YAML_NUMBER = new RegExp(`^(?:${DOT_FIRST}|[-+]_*(?:${BODY})|(?=[0-9])(?:${BODY}))$`);
 
 const INT64_MIN_MAGNITUDE = 2n ** 63n;

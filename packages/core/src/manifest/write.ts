@@ -12,12 +12,41 @@ export type ManifestFormat = 'yaml' | 'json';
  */
 /**
  * Strings the `yaml` package's YAML 1.1 writer would leave plain although some reader takes
- * them for something else: `0o17` (an integer in YAML 1.2), `1:20` (base 60 in YAML 1.1),
+ * them for something else: `0o17` (an integer in YAML 1.2), `1:20` (base 60 in YAML 1.1, `isBase60` below),
  * `2019-01-01` (a timestamp in YAML 1.1), `=` (the YAML 1.1 value key). The strings YAML 1.1
  * itself reads as numbers, booleans or null (`0x1F`, `1e3`, `yes`, `on`, `~`) it already quotes.
  */
 const AMBIGUOUS_PLAIN =
-  /^(?:<<|=|0o[0-7_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{2}:\d{2}(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d{1,2}(?::\d{2})?))?)?)$/;
+  /^(?:<<|=|0o[0-7_]+|\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{2}:\d{2}(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d{1,2}(?::\d{2})?))?)?)$/;
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+const isDigitOrUnderscore = (code: number) => isDigit(code) || code === 0x5f;
+
+/**
+ * A YAML 1.1 base-60 number, `[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?` (`1:20`,
+ * `-1_0:05:59.5`), found by a scan: V8 threw RangeError matching that repeated group against
+ * `1` and some 8 M `:1`, and capi-kit convert exited 70 writing such a string as YAML.
+ */
+export function isBase60(value: string): boolean {
+  let i = value.charCodeAt(0) === 0x2b || value.charCodeAt(0) === 0x2d ? 1 : 0;
+  if (!isDigit(value.charCodeAt(i))) return false;
+  while (isDigitOrUnderscore(value.charCodeAt(i))) i++;
+  let places = 0;
+  while (value.charCodeAt(i) === 0x3a) {
+    const first = i + 1;
+    i = first;
+    while (i < first + 2 && isDigit(value.charCodeAt(i))) i++;
+    // one digit, or two below 60
+    if (i === first || (i === first + 2 && value.charCodeAt(first) > 0x35)) return false;
+    places++;
+  }
+  if (places === 0) return false;
+  if (value.charCodeAt(i) === 0x2e) {
+    i++;
+    while (isDigitOrUnderscore(value.charCodeAt(i))) i++;
+  }
+  return i === value.length;
+}
 
 /**
  * Characters go-yaml must not meet raw: NEL, LS and PS it reads as line breaks (a string
@@ -46,6 +75,7 @@ function isTabLedBlock(value: string): boolean {
 function mustQuote(value: string): boolean {
   return (
     AMBIGUOUS_PLAIN.test(value) ||
+    isBase60(value) ||
     RAW_UNSAFE.test(value) ||
     (value.includes('\n') && isTabLedBlock(value)) ||
     // (go-yaml's numbers: `0X1F`, `-0o17` or `-1_0.5e1_0` went out plain and came back as numbers)

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { GO_YAML_NUMBER } from '../../src/manifest/go-yaml-number.js';
 import { readManifest, writeManifest } from '../../src/manifest/index.js';
 
 // What kubectl's reader makes of plain scalars that look like numbers, recorded from
@@ -81,5 +83,31 @@ describe('near-misses of a number are strings, read in linear time', () => {
     ).toStrictEqual({
       value: scalar,
     });
+  });
+});
+
+describe('a number of millions of digits after the point', () => {
+  // Go's float syntax for a scalar that starts with `.`: `_` only between two digits. This
+  // was the pattern; V8 threw RangeError on its repeated group for `.` and 9 M digits.
+  const DOT_FIRST_GRAMMAR = /^\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?$/;
+
+  it('is matched exactly as the grammar says', () => {
+    const text = fc.string({ unit: fc.constantFrom('.', '1', '_', 'e', '-', 'x'), maxLength: 10 });
+    fc.assert(
+      fc.property(text, (value) => {
+        fc.pre(value.startsWith('.'));
+        expect(GO_YAML_NUMBER.test(value)).toBe(DOT_FIRST_GRAMMAR.test(value));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('reads as the float go-yaml makes of it, plain or tagged, and a string of it is written quoted', () => {
+    // (it was refused as "nests too deeply", the reader's message for any stack overflow)
+    const digits = `.${'1'.repeat(9_000_000)}`;
+    expect(read(digits)).toStrictEqual({ value: 0.1111111111111111 });
+    expect(read(`!!float ${digits}`)).toStrictEqual({ value: 0.1111111111111111 });
+    expect(read(`.${'1_'.repeat(4_000_000)}1`)).toStrictEqual({ value: 0.1111111111111111 });
+    expect(writeManifest([{ v: digits }], 'yaml')).toMatch(/^v: "\.111/);
   });
 });

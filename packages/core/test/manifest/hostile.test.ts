@@ -8,6 +8,7 @@ import {
   MAX_DOCUMENT_DEPTH,
   MAX_REPORTED_ERRORS,
 } from '../../src/manifest/read.js';
+import { isBase60 } from '../../src/manifest/write.js';
 
 // Issue #12: untrusted manifests never crash the reader and are never silently changed.
 
@@ -397,6 +398,29 @@ describe('writeManifest quotes strings another YAML reader would take for someth
     const blank = ' \n'.repeat(4_000_000);
     expect(writeManifest([{ key: `${blank}\tx` }], 'yaml')).toMatch(/^key: "/);
     expect(writeManifest([{ key: `${blank}x` }], 'yaml')).toMatch(/^key: \|/);
+  });
+
+  it('finds base-60 numbers exactly as YAML 1.1 spells them, and writes them quoted', () => {
+    const BASE_60 = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+    const text = fc.string({
+      unit: fc.constantFrom('0', '5', '6', '9', '_', ':', '.', '-', '+', 'x'),
+      maxLength: 10,
+    });
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(isBase60(value)).toBe(BASE_60.test(value));
+        if (BASE_60.test(value)) expect(writeManifest([{ key: value }], 'yaml')).toMatch(/^key: "/);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('a base-60 number of millions of places is scanned, not backtracked over', () => {
+    // The check was a regular expression whose repeated group threw RangeError (V8's stack)
+    // on `1` and some 8 M `:1`, and convert exited 70 writing it as YAML.
+    const places = ':1'.repeat(8_600_000);
+    expect(writeManifest([{ key: `1${places}` }], 'yaml')).toMatch(/^key: "1:1:1/);
+    expect(writeManifest([{ key: `1${places}x` }], 'yaml')).toMatch(/^key: 1:1:1/);
   });
 
   it('a multi-line string with a later tab-led line stays a block scalar', () => {
