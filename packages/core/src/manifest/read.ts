@@ -489,7 +489,13 @@ interface Edit {
 }
 
 /** How many times a manifest is parsed again after edits (each parse makes the next one's edits). */
-const MAX_REPARSES = 8;
+export const MAX_REPARSES = 8;
+
+// Said after 'Missing closing "quote' where go-yaml would read on, so that the refusal names
+// the limit and what to do, not a quote that is there.
+const INDENT_THEM = 'indent its continuation lines at least as far as its opening quote';
+const UNPADDED_PAST_REPARSES = `capi-kit reads at most ${MAX_REPARSES} quoted scalars continued on less-indented lines in one document; ${INDENT_THEM}`;
+const UNPADDED_PAST_BUDGET = `padding the less-indented continuation lines of quoted scalars would more than double the manifest; ${INDENT_THEM}`;
 
 /** Where the quoted scalar opening at `open` closes, found as go-yaml (and the `yaml` lexer) finds it; -1 if nowhere. */
 function closingQuote(source: string, open: number): number {
@@ -633,6 +639,8 @@ function parseAsGoYaml(text: string): {
   source: string;
   docs: Document.Parsed[];
   linePos: (offset: number) => { line: number; col: number };
+  /** Why a quoted scalar go-yaml reads may still be cut short in `docs`: a limit was reached. */
+  unpadded?: string;
 } {
   const parse = (source: string) => {
     const lineCounter = new LineCounter();
@@ -650,9 +658,14 @@ function parseAsGoYaml(text: string): {
   let toText = (offset: number) => offset;
   // padding added, in all: at most the text's length again (and 64 KiB)
   const budget = { left: text.length + 65_536 };
-  for (let round = 0; round < MAX_REPARSES; round++) {
+  let unpadded: string | undefined;
+  for (let round = 0; ; round++) {
     const more = goYamlEdits(result.source, result.docs, budget);
     if (more.length === 0) break;
+    if (round === MAX_REPARSES) {
+      unpadded = UNPADDED_PAST_REPARSES;
+      break;
+    }
     const mapped = more.map((e) => ({ ...e, at: toText(e.at) }));
     edits = [...edits, ...mapped].sort((a, b) => a.at - b.at);
     const edited = withEdits(text, edits);
@@ -664,7 +677,8 @@ function parseAsGoYaml(text: string): {
       linePos: (offset) => first.lineCounter.linePos(edited.toText(offset)),
     };
   }
-  return result;
+  if (unpadded === undefined && budget.left < 0) unpadded = UNPADDED_PAST_BUDGET;
+  return { ...result, unpadded };
 }
 
 /**
@@ -691,7 +705,7 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
     const why = `nests too deeply to read (the limit is ${MAX_DOCUMENT_DEPTH} levels)`;
     return E.left([textError(input, text, tooDeep, 'too-deep', why)]);
   }
-  const { source, docs, linePos } = parseAsGoYaml(text);
+  const { source, docs, linePos, unpadded } = parseAsGoYaml(text);
   const errors: ManifestError[] = [];
   const documents: ManifestDocument[] = [];
   const at = (
@@ -758,12 +772,13 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
         break;
       }
       const pos = linePos(error.pos[0]);
+      const cutShort = unpadded !== undefined && error.message.startsWith('Missing closing');
       errors.push({
         code: 'yaml-syntax',
         index,
         line: pos.line,
         column: pos.col,
-        message: shortMessage(error.message),
+        message: cutShort ? `${shortMessage(error.message)} (${unpadded})` : shortMessage(error.message),
       });
     }
     if (doc.errors.length === 0) {

@@ -8,6 +8,7 @@ import {
   readManifest,
   writeManifest,
 } from '../../src/manifest/index.js';
+import { MAX_REPARSES } from '../../src/manifest/read.js';
 
 function documents(text: string): ManifestDocument[] {
   const result = readManifest(text);
@@ -300,6 +301,25 @@ describe('readManifest', () => {
     expect(refusal('a: "x\n...\ny"\n').length).toBeGreaterThan(0);
     expect(refusal('a: "x\n%y": 1\n').length).toBeGreaterThan(0);
     expect(refusal('a: "x\n%y"\n%YAML 1.1\n---\nb: 1\n').length).toBeGreaterThan(0);
+  });
+
+  it('names the limit when it stops padding continuation lines, not a quote that is there', () => {
+    // Each parse pads one such scalar per document; the next parse finds the next.
+    const scalars = (n: number) => Array.from({ length: n }, (_, i) => `k${i}: "x\n%${i}"\n`).join('');
+    expect(documents(scalars(MAX_REPARSES))[0]!.value).toEqual(
+      Object.fromEntries(Array.from({ length: MAX_REPARSES }, (_, i) => [`k${i}`, `x %${i}`])),
+    );
+    const [past] = refusal(scalars(MAX_REPARSES + 1));
+    expect(past!.message).toBe(
+      `Missing closing "quote (capi-kit reads at most ${MAX_REPARSES} quoted scalars continued on less-indented lines in one document; indent its continuation lines at least as far as its opening quote)`,
+    );
+    // A scalar far to the right with many short lines would grow the text past twice its size.
+    const wide = `${'k'.repeat(900)}: "x\n${'y\n'.repeat(100)}"\n`;
+    expect(refusal(wide)[0]!.message).toMatch(
+      /would more than double the manifest; indent its continuation lines/,
+    );
+    // a quote that is missing is only that
+    expect(refusal('a: "x\n%y\n')[0]!.message).toBe('Missing closing "quote');
   });
 
   it('refuses every directive: kubectl hands it to go-yaml apart from its document, which go-yaml refuses', () => {
