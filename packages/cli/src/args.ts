@@ -28,9 +28,10 @@ export function parseCommandLine<const O extends Options>(args: readonly string[
     return result;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error),
-    );
+    // (parseArgs' hint about positionals is dropped; its other messages run over several
+    // lines, which a usage error prints as one)
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(message.replace(/\. To specify a positional.*$/s, '').replaceAll('\n', ' '));
   }
 }
 
