@@ -279,6 +279,47 @@ function valueDepthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+interface PathNode {
+  /** An entry's path ends here. */
+  entry?: readonly string[];
+  readonly next: Map<string, PathNode>;
+}
+
+/**
+ * Why `entries` cannot all be applied as written (undefined: they can). A stash diff writes
+ * never lists a field twice, or a field and one inside it; a tampered one that did would be
+ * applied in part, the first entry silently winning, so it is refused, naming both paths.
+ * One trie over the paths: linear in their total length.
+ */
+function overlappingPaths(entries: readonly StashEntry[]): string | undefined {
+  const root: PathNode = { next: new Map() };
+  for (const { path } of entries) {
+    let node = root;
+    for (const key of path) {
+      if (node.entry !== undefined) return insideMessage(node.entry, path);
+      let child = node.next.get(key);
+      if (child === undefined) {
+        child = { next: new Map() };
+        node.next.set(key, child);
+      }
+      node = child;
+    }
+    if (node.entry !== undefined) return `lists ${formatPath(path)} twice`;
+    if (node.next.size > 0) return insideMessage(path, firstEntryUnder(node));
+    node.entry = path;
+  }
+  return undefined;
+}
+
+function firstEntryUnder(node: PathNode): readonly string[] {
+  let at = node;
+  while (at.entry === undefined) at = at.next.values().next().value!;
+  return at.entry;
+}
+
+const insideMessage = (outer: readonly string[], inner: readonly string[]) =>
+  `lists ${formatPath(outer)} and ${formatPath(inner)}, one inside the other`;
+
 function decodeStash(text: string): E.Either<string, Stash> {
   let raw: unknown;
   // Depth is checked before any recursive walk over the parsed stash. JSON.parse itself does
@@ -327,6 +368,8 @@ function decodeStash(text: string): E.Either<string, Stash> {
           : { path: item.p },
     );
   }
+  const overlap = overlappingPaths(entries);
+  if (overlap !== undefined) return E.left(overlap);
   const generated: { path: string[]; value: Json }[] = [];
   if (raw.generated !== undefined) {
     if (!Array.isArray(raw.generated)) return E.left('has a malformed "generated" list');

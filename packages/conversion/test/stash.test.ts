@@ -95,6 +95,60 @@ describe('stash: diff and apply', () => {
       message: 'has an unknown "created" marker',
     });
   });
+
+  it('a stash listing a field twice, or a field and one inside it, is refused naming both', () => {
+    // (the first entry applied and the second was skipped as "edited since", silently)
+    const refusal = (patch: unknown[]) => {
+      const text = JSON.stringify({ restores: V1ALPHA1, patch });
+      const taken = takeStash({
+        kind: 'Machine',
+        metadata: { annotations: { [CONVERSION_DATA_ANNOTATION]: text } },
+      });
+      return E.isLeft(taken) ? taken.left : undefined;
+    };
+    expect(
+      refusal([
+        { p: ['spec', 'a'], v: 1 },
+        { p: ['spec', 'b'], v: 2 },
+        { p: ['spec', 'a'], v: 3 },
+      ]),
+    ).toEqual({
+      code: 'stash-malformed',
+      path: `metadata.annotations[${JSON.stringify(CONVERSION_DATA_ANNOTATION)}]`,
+      message: 'lists spec.a twice',
+    });
+    expect(
+      refusal([
+        { p: ['spec'], v: {} },
+        { p: ['spec', 'a', 'b'], v: 1 },
+      ])?.message,
+    ).toBe('lists spec and spec.a.b, one inside the other');
+    expect(
+      refusal([
+        { p: ['spec', 'a', 'b'], v: 1 },
+        { p: ['spec', 'a'], b: 2 },
+      ])?.message,
+    ).toBe('lists spec.a and spec.a.b, one inside the other');
+    // siblings and a shared prefix that is no entry are fine
+    expect(
+      refusal([
+        { p: ['spec', 'a', 'b'], v: 1 },
+        { p: ['spec', 'a', 'c'], v: 2 },
+        { p: ['spec', 'ab'], v: 3 },
+      ]),
+    ).toBe(undefined);
+  });
+
+  it('every stash diff writes lists each field once and none inside another (1,000 pairs)', () => {
+    fc.assert(
+      fc.property(object, object, (original, base) => {
+        const target: JsonObject = { metadata: {} };
+        putStash(target, { restores: V1ALPHA1, entries: diff(original, base) });
+        expect(E.isRight(takeStash(target))).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });
 
 const getStashText = (object: JsonObject) =>
