@@ -279,6 +279,9 @@ function valueDepthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Up to this many stash entries, overlappingPaths compares paths pairwise. */
+const FEW_ENTRIES = 8;
+
 interface PathNode {
   /** An entry's path ends here. */
   entry?: readonly string[];
@@ -289,9 +292,23 @@ interface PathNode {
  * Why `entries` cannot all be applied as written (undefined: they can). A stash diff writes
  * never lists a field twice, or a field and one inside it; a tampered one that did would be
  * applied in part, the first entry silently winning, so it is refused, naming both paths.
- * One trie over the paths: linear in their total length.
+ * A real stash has a handful of entries, compared pairwise (nothing allocated: this runs on
+ * every conversion down); more go through one trie, linear in the paths' total length.
  */
 function overlappingPaths(entries: readonly StashEntry[]): string | undefined {
+  if (entries.length <= FEW_ENTRIES) {
+    for (let i = 1; i < entries.length; i++) {
+      const path = entries[i]!.path;
+      for (let j = 0; j < i; j++) {
+        const earlier = entries[j]!.path;
+        if (path.length === earlier.length && isPrefix(earlier, path))
+          return `lists ${formatPath(path)} twice`;
+        if (isPrefix(earlier, path)) return insideMessage(earlier, path);
+        if (isPrefix(path, earlier)) return insideMessage(path, earlier);
+      }
+    }
+    return undefined;
+  }
   const root: PathNode = { next: new Map() };
   for (const { path } of entries) {
     let node = root;

@@ -129,6 +129,16 @@ describe('stash: diff and apply', () => {
         { p: ['spec', 'a'], b: 2 },
       ])?.message,
     ).toBe('lists spec.a and spec.a.b, one inside the other');
+    // past a handful of entries (a trie, not pairs): the same verdicts
+    const many = Array.from({ length: 12 }, (_, i) => ({ p: ['spec', `f${i}`, 'x'], v: i }));
+    expect(refusal(many)).toBe(undefined);
+    expect(refusal([...many, { p: ['spec', 'f3', 'x'], v: 0 }])?.message).toBe('lists spec.f3.x twice');
+    expect(refusal([...many, { p: ['spec', 'f3'], v: 0 }])?.message).toBe(
+      'lists spec.f3 and spec.f3.x, one inside the other',
+    );
+    expect(refusal([...many, { p: ['spec', 'f3', 'x', 'y'], v: 0 }])?.message).toBe(
+      'lists spec.f3.x and spec.f3.x.y, one inside the other',
+    );
     // siblings and a shared prefix that is no entry are fine
     expect(
       refusal([
@@ -137,6 +147,22 @@ describe('stash: diff and apply', () => {
         { p: ['spec', 'ab'], v: 3 },
       ]),
     ).toBe(undefined);
+  });
+
+  it('refuses exactly the stashes with two paths one of which holds the other, few entries or many', () => {
+    const isPrefixOf = (a: string[], b: string[]) => a.length <= b.length && a.every((k, i) => k === b[i]);
+    const paths = fc.array(fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 3 }), {
+      maxLength: 20,
+    });
+    fc.assert(
+      fc.property(paths, (list) => {
+        const overlap = list.some((p, i) => list.some((q, j) => i !== j && isPrefixOf(p, q)));
+        const text = JSON.stringify({ restores: V1ALPHA1, patch: list.map((p) => ({ p, v: 1 })) });
+        const taken = takeStash({ metadata: { annotations: { [CONVERSION_DATA_ANNOTATION]: text } } });
+        expect(E.isLeft(taken)).toBe(overlap);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('every stash diff writes lists each field once and none inside another (1,000 pairs)', () => {
