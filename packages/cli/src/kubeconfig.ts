@@ -3,6 +3,7 @@ import { delimiter, join } from 'node:path';
 import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { CliError, UsageError } from './exit-codes.js';
 import type { CliIO } from './io.js';
+import { printable } from './text.js';
 
 /** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
 export class KubeconfigError extends CliError<
@@ -103,11 +104,86 @@ export function requestTimeoutMs(io: CliIO): number {
 function kubeConfigWithRequestTimeout(Base: typeof KubeConfig, timeoutMs: number): KubeConfig {
   class TimedKubeConfig extends Base {
     override async applySecurityAuthentication(context: RequestContext): Promise<void> {
-      await super.applySecurityAuthentication(context);
+      await credentialsWithin(this, super.applySecurityAuthentication(context), timeoutMs);
       if (context.getSignal() === undefined) context.setSignal(AbortSignal.timeout(timeoutMs));
     }
   }
   return new TimedKubeConfig();
+}
+
+/** A credential plugin that failed or did not answer in time: the API request is not sent. */
+export class CredentialPluginError extends Error {
+  override readonly name = 'CredentialPluginError';
+}
+
+/**
+ * `signing` (client-node's authentication of one request, which runs the user's `exec`
+ * credential plugin) within `timeoutMs`, its failure said plainly: a plugin that never exits
+ * held every command forever, and one that failed silently left the message empty
+ * ("no answer from the API server: ").
+ */
+async function credentialsWithin(
+  config: KubeConfig,
+  signing: Promise<void>,
+  timeoutMs: number,
+): Promise<void> {
+  const command = config.getCurrentUser()?.exec?.command;
+  if (command === undefined) return signing;
+  const plugin = `the kubeconfig's credential plugin (${printable(String(command))})`;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CredentialPluginError(`${plugin} gave no credentials within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+  });
+  try {
+    await Promise.race([signing, deadline]);
+  } catch (error) {
+    if (error instanceof CredentialPluginError) throw error;
+    const said = error instanceof Error ? error.message.trim() : '';
+    throw new CredentialPluginError(
+      `${plugin} failed${said === '' ? ' without a message' : `: ${printable(said)}`}`,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Go's net/http refuses a header value with a control character other than tab, so kubectl
+ * never sends such a token; fetch refuses CR, LF and NUL with an error that quotes the whole
+ * header, token and all, into the message capi-kit prints.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+const NOT_A_HEADER_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+/**
+ * Why the current cluster's and user's credentials cannot be used (undefined: they can),
+ * checked before any request: a token that cannot be sent (never quoted), and certificate,
+ * key or CA files that are not regular files, which client-node reads whole on every request
+ * (`/dev/zero` or a FIFO held the command forever).
+ */
+function credentialProblem(config: KubeConfig): string | undefined {
+  const user = config.getCurrentUser();
+  const cluster = config.getCurrentCluster();
+  const who = `kubeconfig user ${JSON.stringify(printable(user?.name ?? ''))}`;
+  if (typeof user?.token === 'string' && NOT_A_HEADER_VALUE.test(user.token))
+    return `${who}: its token holds a control character, so it cannot be sent in an HTTP header`;
+  const files: [string, string, unknown][] = [
+    [
+      `kubeconfig cluster ${JSON.stringify(printable(cluster?.name ?? ''))}`,
+      'certificate-authority',
+      cluster?.caFile,
+    ],
+    [who, 'client-certificate', user?.certFile],
+    [who, 'client-key', user?.keyFile],
+  ];
+  for (const [owner, field, path] of files) {
+    if (typeof path !== 'string' || path === '') continue;
+    if (!isFile(path)) return `${owner}: ${field} ${printable(path)} is not a readable regular file`;
+  }
+  return undefined;
 }
 
 /**
@@ -143,5 +219,7 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
       `no current cluster in the kubeconfig (${files.join(', ')}): set a current context with a cluster`,
     );
   }
+  const problem = credentialProblem(kubeConfig);
+  if (problem !== undefined) throw new KubeconfigError('kubeconfig-invalid', problem);
   return kubeConfig;
 }

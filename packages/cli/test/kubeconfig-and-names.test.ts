@@ -161,3 +161,77 @@ describe('an API server that accepts the connection and never answers', () => {
     }
   });
 });
+
+describe('credentials that cannot be used are refused before any request, saying which and why', () => {
+  /** A kubeconfig whose one user is `user` (YAML flow text) and cluster `cluster`. */
+  const withCredentials = (name: string, user: string, cluster = "{server: 'https://127.0.0.1:1'}") =>
+    file(
+      name,
+      `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: ${cluster}}]
+users: [{name: u, user: ${user}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+    );
+  const run = async (argv: string[], path: string, env: Record<string, string> = {}) => {
+    const c = captureIO('', { KUBECONFIG: path, ...env });
+    const code = await main(argv, c.io);
+    return { code, stderr: c.stderr() };
+  };
+
+  it('a token with a line break: exit 3, and the token is never printed', async () => {
+    // (fetch refused the header with a message quoting it: "Bearer SECRET\nPART" is an invalid header value)
+    const path = withCredentials('token-lf', '{token: "SECRET-TOKEN\\nPART"}');
+    for (const argv of [
+      ['get', 'clusters'],
+      ['migrate', 'plan'],
+      ['lease', 'status', 'n1'],
+    ]) {
+      const { code, stderr } = await run(argv, path);
+      expect(code, argv.join(' ')).toBe(3);
+      expect(stderr).toContain(
+        'kubeconfig user "u": its token holds a control character, so it cannot be sent in an HTTP header',
+      );
+      expect(stderr).not.toContain('SECRET');
+    }
+  });
+
+  it('certificate, key and CA files that are not regular files (they were read forever)', async () => {
+    const ca = withCredentials(
+      'ca-zero',
+      '{token: t}',
+      "{server: 'https://127.0.0.1:1', certificate-authority: /dev/zero}",
+    );
+    expect(await run(['get', 'clusters'], ca)).toEqual({
+      code: 3,
+      stderr: expect.stringContaining(
+        'kubeconfig cluster "c": certificate-authority /dev/zero is not a readable regular file',
+      ),
+    });
+    const key = withCredentials('key-dir', `{client-certificate: ${dir}, client-key: /dev/zero}`);
+    expect((await run(['get', 'clusters'], key)).stderr).toContain(
+      `kubeconfig user "u": client-certificate ${dir} is not a readable regular file`,
+    );
+  });
+
+  const exec = (command: string, args: string[]) =>
+    `{exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ${command}, args: ${JSON.stringify(args)}}}`;
+
+  it('a credential plugin that fails says so (the message was empty)', async () => {
+    const path = withCredentials('exec-false', exec('/bin/false', []));
+    const { code, stderr } = await run(['get', 'clusters'], path);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/the kubeconfig's credential plugin \(\/bin\/false\) failed without a message\n$/);
+  });
+
+  it('a credential plugin that never answers is given up on after the request timeout', async () => {
+    const path = withCredentials('exec-sleep', exec('sleep', ['5']));
+    const started = Date.now();
+    const { code, stderr } = await run(['get', 'clusters'], path, { CAPI_KIT_REQUEST_TIMEOUT_SECONDS: '1' });
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/the kubeconfig's credential plugin \(sleep\) gave no credentials within 1 s\n$/);
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});
