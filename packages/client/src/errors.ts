@@ -119,8 +119,15 @@ function causeText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: unknown }).cause;
   const inner = cause instanceof Error ? `: ${cause.message}` : '';
-  return `${error.message}${inner}`;
+  return withoutBearerToken(`${error.message}${inner}`);
 }
+
+/**
+ * `text` with a bearer token in it replaced: fetch refuses a header value with a line break
+ * by quoting the whole header (`"Bearer <token>" is an invalid header value`), and the
+ * message goes to logs and terminals. Up to the closing quote, or to the end when there is none.
+ */
+const withoutBearerToken = (text: string) => text.replace(/Bearer [^"]*/g, 'Bearer <redacted>');
 
 /** Turns anything client-node throws into a ClientError about `target`. */
 export function clientErrorFrom(error: unknown, target: ObjectRef, verb: string): ClientError {

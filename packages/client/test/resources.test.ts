@@ -78,4 +78,21 @@ describe('client errors', () => {
     expect(refused).toMatchObject({ code: 'unreachable' });
     expect(refused.message).toMatch(/no answer from the API server: fetch failed: connect ECONNREFUSED/);
   });
+
+  it('never quotes a bearer token fetch refused to send', () => {
+    // fetch's own error for a token with a line break quotes the whole header
+    const thrown = (() => {
+      try {
+        new Headers().append('Authorization', 'Bearer SECRET-TOKEN\nPART');
+      } catch (error) {
+        return error;
+      }
+      throw new Error('fetch took a header with a line break');
+    })();
+    const message = clientErrorFrom(thrown, target, 'get').message;
+    expect(message).toContain(
+      'no answer from the API server: Headers.append: "Bearer <redacted>" is an invalid header value',
+    );
+    expect(message).not.toMatch(/SECRET|PART/);
+  });
 });

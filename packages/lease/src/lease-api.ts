@@ -199,7 +199,9 @@ export function toLeaseApiError(error: unknown, operation: string): LeaseApiErro
   }
   const code = networkCode(error);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  const text = error instanceof Error ? error.message + (cause ? ` (${cause})` : '') : String(error);
+  const text = (error instanceof Error ? error.message + (cause ? ` (${cause})` : '') : String(error))
+    // (fetch quotes a header it refuses, bearer token and all; the message goes to logs)
+    .replace(/Bearer [^"]*/g, 'Bearer <redacted>');
   return new LeaseApiError(
     `${operation}: cannot reach the API server${code !== undefined ? ` (${code})` : ''}: ${text}`,
     { code: 'unreachable' },
