@@ -40,6 +40,17 @@ export interface ProviderIDMatchReport<N, M> {
 // A group is slot numbers; most hold one machine, stored bare (no array per machine).
 type Group = number | number[];
 
+/** Up to this many slots, a group is scanned for a qualified node; a larger one is split (#splitGroup). */
+const FEW_SLOTS = 8;
+
+/** A group's slots by key, and its bare (unqualified) slots, each in the group's order. */
+interface GroupSplit {
+  /** The group's length when split: a group that grew since is split again. */
+  readonly size: number;
+  readonly byKey: Map<string, number[]>;
+  readonly bare: number[];
+}
+
 function join(group: Group | undefined, index: number): Group {
   if (group === undefined) return index;
   if (typeof group === 'number') return [group, index];
@@ -84,6 +95,8 @@ export class ProviderIDIndex<M> {
   #items: M[] = [];
   #providerIDs: string[] = [];
   #keys: IdentityKeys[] = [];
+  // Large groups split by key (#splitGroup), kept while the group lives.
+  readonly #splits = new WeakMap<number[], GroupSplit>();
   // Slots filled; the arrays may be longer while the constructor fills them.
   #count = 0;
   readonly #emptyMachines: M[] = [];
@@ -190,11 +203,41 @@ export class ProviderIDIndex<M> {
       return machine === id || !nodeQualified || machine!.key === id.key || isBare(machine!) ? group : NONE;
     }
     if (!nodeQualified) return group.slice();
-    const all: number[] = [];
-    for (const i of group) if (keys[i]!.key === id.key) all.push(i);
-    for (const i of group) if (isBare(keys[i]!)) all.push(i);
+    let all: number[];
+    if (group.length <= FEW_SLOTS) {
+      all = [];
+      for (const i of group) if (keys[i]!.key === id.key) all.push(i);
+      for (const i of group) if (isBare(keys[i]!)) all.push(i);
+    } else {
+      const split = this.#splitGroup(group);
+      all = [...(split.byKey.get(id.key) ?? []), ...split.bare];
+    }
     // One slot is returned as its number, as from a group of one.
     return all.length === 0 ? NONE : all.length === 1 ? all[0]! : all;
+  }
+
+  /**
+   * A large group split by key, made once (and again after machines join it). One instance
+   * ID under many qualifiers (`aws:///zone-1/i-1`, `aws:///zone-2/i-1`, …) made one group
+   * that every qualified node scanned whole: n nodes against n machines took n² (20,000 of
+   * each: 6.6 s). Each list keeps the group's order, so the candidates are the same.
+   */
+  #splitGroup(group: number[]): GroupSplit {
+    const made = this.#splits.get(group);
+    if (made !== undefined && made.size === group.length) return made;
+    const keys = this.#keys;
+    const split: GroupSplit = { size: group.length, byKey: new Map(), bare: [] };
+    for (const i of group) {
+      const machine = keys[i]!;
+      if (isBare(machine)) split.bare.push(i);
+      else {
+        const same = split.byKey.get(machine.key);
+        if (same === undefined) split.byKey.set(machine.key, [i]);
+        else same.push(i);
+      }
+    }
+    this.#splits.set(group, split);
+    return split;
   }
 
   /** The machines a single node providerID denotes (several means ambiguous). */

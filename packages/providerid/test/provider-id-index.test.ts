@@ -129,6 +129,48 @@ describe('ProviderIDIndex sharing the registry’s cells', () => {
   });
 });
 
+describe('ProviderIDIndex with one instance under many qualifiers', () => {
+  // One group of machines per instance; a qualified node denotes those of its qualifier, then
+  // the unqualified ones, each in the order filed. Past a few, the group is split by key.
+  const region = fc.constantFrom('', 'r0', 'r1', 'r2', 'r3', 'r4', 'r5');
+  const id = (r: string) => `regional://${r}/a`;
+  const denoted = (machines: readonly string[], node: string) => {
+    const r = node.slice('regional://'.length, -'/a'.length);
+    if (r === '') return machines.map((_, i) => `m${i}`);
+    const tagged = machines.map((m, i) => ({ m, item: `m${i}` }));
+    return [...tagged.filter((t) => t.m === node), ...tagged.filter((t) => t.m === id(''))].map(
+      (t) => t.item,
+    );
+  };
+
+  it('denotes the same machines as the definition, also after machines join a split group', () => {
+    const regions = fc.array(region, { maxLength: 30 });
+    fc.assert(
+      fc.property(regions, regions, fc.array(region, { maxLength: 7 }), (first, later, nodes) => {
+        const machines = first.map(id);
+        const index = new ProviderIDIndex(
+          registry,
+          machines.map((providerID, i) => ({ providerID, item: `m${i}` })),
+        );
+        for (const node of nodes.map(id)) expect(index.lookup(node)).toEqual(denoted(machines, node));
+        for (const providerID of later.map(id))
+          index.add({ providerID, item: `m${machines.push(providerID) - 1}` });
+        for (const node of nodes.map(id)) expect(index.lookup(node)).toEqual(denoted(machines, node));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('matches 50,000 nodes to 50,000 machines of one instance ID in as many zones', () => {
+    // (every node scanned the whole group: 20,000 of each took 6.6 s, 50,000 about 40 s)
+    const ids = Array.from({ length: 50_000 }, (_, i) => id(`zone-${i}`));
+    const index = new ProviderIDIndex(registry, entries(ids));
+    const report = index.match(entries(ids));
+    expect(report.matched).toHaveLength(50_000);
+    expect(report.ambiguous).toEqual([]);
+  });
+});
+
 describe('ProviderIDIndex.match', () => {
   // The report as defined: every node's candidates (lookup), then pairs where a node has
   // one candidate that no other node claims; ambiguous groups in the order of the node
