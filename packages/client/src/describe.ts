@@ -5,7 +5,7 @@ import { CoreV1Api, type KubeConfig, type V1Lease, type V1Node } from '@kubernet
 import * as E from 'fp-ts/lib/Either.js';
 import type { CapiClient } from './client.js';
 import type { Unreadable } from './decode-served.js';
-import { type ClientError, clientErrorFrom } from './errors.js';
+import { type ClientError, clientErrorFrom, listPageProblem, malformedList } from './errors.js';
 import { selects } from './label-selector.js';
 import { clusterNameOf, type ObjectWithMeta, ownerUIDsOf, providerIDOf } from './object-facts.js';
 import { phaseOf } from './phase.js';
@@ -259,7 +259,8 @@ export async function describeCluster(
       described.map((m) => ({ providerID: m.providerID ?? '', item: m })),
     );
     const report = index.match(
-      workload.nodes.right.map((n) => ({ providerID: n.spec?.providerID ?? '', item: n })),
+      // (a providerID that is no string, which a real API server never serves, is none)
+      workload.nodes.right.map((n) => ({ providerID: nodeProviderID(n), item: n })),
     );
     for (const pair of report.matched)
       pair.machine.node = { name: pair.node.metadata?.name ?? '', ready: isReady(pair.node) };
@@ -269,7 +270,7 @@ export async function describeCluster(
       problems.push({
         object: `Node ${nodeName}`,
         message:
-          (node.spec?.providerID ?? '') === ''
+          nodeProviderID(node) === ''
             ? 'node without a machine: the Node has no providerID'
             : `node without a machine: no Machine of the cluster has providerID '${node.spec?.providerID}'`,
       });
@@ -451,6 +452,8 @@ async function readWorkload(
   return { problems: [], nodes, leases, leaseList };
 }
 
+const NODES = { apiVersion: 'v1', kind: 'Node' } as const;
+
 async function listNodes(kubeConfig: KubeConfig): Promise<E.Either<ClientError, V1Node[]>> {
   const api = kubeConfig.makeApiClient(CoreV1Api);
   const nodes: V1Node[] = [];
@@ -461,13 +464,20 @@ async function listNodes(kubeConfig: KubeConfig): Promise<E.Either<ClientError, 
         limit: 500,
         ...(continueToken === undefined ? {} : { _continue: continueToken }),
       });
+      const problem = listPageProblem(page);
+      if (problem !== undefined) return E.left(malformedList(NODES, problem));
       nodes.push(...page.items);
       continueToken = page.metadata?._continue || undefined;
     } while (continueToken !== undefined);
   } catch (error) {
-    return E.left(clientErrorFrom(error, { apiVersion: 'v1', kind: 'Node' }, 'list'));
+    return E.left(clientErrorFrom(error, NODES, 'list'));
   }
   return E.right(nodes);
+}
+
+function nodeProviderID(node: V1Node): string {
+  const providerID: unknown = node.spec?.providerID;
+  return typeof providerID === 'string' ? providerID : '';
 }
 
 function isReady(node: V1Node): boolean {

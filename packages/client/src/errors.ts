@@ -73,7 +73,48 @@ export type ClientError =
       readonly code: 'precondition-failed';
       readonly target: ObjectRef;
       readonly message: string;
+    }
+  | {
+      /** The server's list is no list of objects: `items` is not an array, or an item is not an object. */
+      readonly code: 'malformed-list';
+      readonly target: ObjectRef;
+      /** Where in the list: `items[3]`, or `items`. */
+      readonly path: string;
+      readonly message: string;
     };
+
+/**
+ * Why a page of a list cannot be read as one (undefined: it can): what each list's items are
+ * read as is an object, and a page whose `items` is no array, or holds `null`, a number or an
+ * array, made callers throw on it (`Cannot read properties of null`). The path and what is there.
+ */
+export function listPageProblem(page: unknown): { path: string; found: string } | undefined {
+  if (typeof page !== 'object' || page === null || Array.isArray(page))
+    return { path: '', found: kindOfValue(page) };
+  const items = (page as { items?: unknown }).items;
+  if (items === undefined) return undefined;
+  if (!Array.isArray(items)) return { path: 'items', found: kindOfValue(items) };
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return { path: `items[${i}]`, found: kindOfValue(item) };
+  }
+  return undefined;
+}
+
+const kindOfValue = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+
+/** The ClientError for a list page `listPageProblem` refused. */
+export function malformedList(target: ObjectRef, problem: { path: string; found: string }): ClientError {
+  const where = problem.path === '' ? 'the answer' : problem.path;
+  return {
+    code: 'malformed-list',
+    target,
+    path: problem.path,
+    message: `list ${describeRef(target)}: the API server's list is malformed: ${where} is ${problem.found}, not an object${problem.path === 'items' ? ' list' : ''}`,
+  };
+}
 
 /** `Machine ns/name (cluster.x-k8s.io/v1alpha2)`, or `Machines in ns (…)` for a collection. */
 export function describeRef(ref: ObjectRef): string {

@@ -7,7 +7,13 @@ import {
 } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { decodeServed, type Unreadable } from './decode-served.js';
-import { type ClientError, clientErrorFrom, type ObjectRef } from './errors.js';
+import {
+  type ClientError,
+  clientErrorFrom,
+  listPageProblem,
+  malformedList,
+  type ObjectRef,
+} from './errors.js';
 import type { ResourceInfo } from './resources.js';
 
 /** What `list` returns: the objects that decode, and the ones that do not (raw, with errors). */
@@ -251,6 +257,8 @@ export class ResourceClient<T> {
       } catch (error) {
         return E.left(clientErrorFrom(error, ref, 'list'));
       }
+      const problem = listPageProblem(raw);
+      if (problem !== undefined) return E.left(malformedList(ref, problem));
       for (const item of raw.items ?? []) onItem(item);
       resourceVersion = raw.metadata?.resourceVersion ?? resourceVersion;
       continueToken = raw.metadata?.continue || undefined;

@@ -1,6 +1,6 @@
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { clientErrorFrom } from '../src/errors.js';
+import { clientErrorFrom, listPageProblem, malformedList } from '../src/errors.js';
 import { API_VERSIONS, CAPI_GROUPS, KINDS, kindsOf, resourceInfo } from '../src/resources.js';
 
 describe('the kind/version table', () => {
@@ -94,5 +94,32 @@ describe('client errors', () => {
       'no answer from the API server: Headers.append: "Bearer <redacted>" is an invalid header value',
     );
     expect(message).not.toMatch(/SECRET|PART/);
+  });
+});
+
+describe('a list page that is no list of objects', () => {
+  // A real API server never sends one; a proxy or an impostor can, and get, describe and the
+  // informers threw on it ("Cannot read properties of null (reading 'metadata')", exit 70).
+  const target = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', namespace: 'ns' };
+  it.each([
+    [{ items: [{}, null] }, 'items[1]', 'null'],
+    [{ items: [{}, {}, 5] }, 'items[2]', 'a number'],
+    [{ items: [[]] }, 'items[0]', 'an array'],
+    [{ items: 'abc' }, 'items', 'a string'],
+    [null, '', 'null'],
+  ])('%j: %s is %s', (page, path, found) => {
+    expect(listPageProblem(page)).toEqual({ path, found });
+  });
+
+  it('is refused with the place and what is there', () => {
+    expect(listPageProblem({ items: [{ kind: 'Machine' }] })).toBe(undefined);
+    expect(listPageProblem({ metadata: {} })).toBe(undefined);
+    expect(malformedList(target, { path: 'items[1]', found: 'null' })).toEqual({
+      code: 'malformed-list',
+      target,
+      path: 'items[1]',
+      message:
+        "list Machine objects in namespace ns (cluster.x-k8s.io/v1beta1): the API server's list is malformed: items[1] is null, not an object",
+    });
   });
 });
