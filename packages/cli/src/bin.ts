@@ -37,23 +37,27 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 // how the command ended (rather than an unhandled 'error' event ending it with a trace).
 process.stderr.on('error', () => {});
 
+// Anything a command did not turn into a message is a bug of capi-kit's: exit 70, and a
+// message without a stack trace unless CAPI_KIT_DEBUG asks for one (internal-error.ts). So
+// too for what a library throws outside the command's own promise (an event handler of
+// client-node's informer, say), which Node would print with its stack and exit 1 for.
+async function internalError(error: unknown): Promise<void> {
+  process.exitCode = 70;
+  const { debugRequested, internalErrorText } = await import('./internal-error.js');
+  process.stderr.write(internalErrorText(error, debugRequested(process.env)));
+}
+process.on('uncaughtException', (error) => {
+  void internalError(error).finally(() => process.exit(70));
+});
+
 // A command is over when main resolves: exit then (once stdout has drained), rather than
 // when the event loop empties, so that nothing a library leaves pending can delay the exit
 // of a command whose output is complete. (The libraries' stop() do end their watches:
 // packages/autoscaler/test/stop.integration.test.ts.)
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-    // A failed write is the stdout 'error' handler's to report (exit 1).
-    process.stdout.write('', (error) => {
-      if (!error) process.exit(code);
-    });
-  },
-  // Anything a command did not turn into a message is a bug of capi-kit's: exit 70, and a
-  // message without a stack trace unless CAPI_KIT_DEBUG asks for one (internal-error.ts).
-  async (error: unknown) => {
-    process.exitCode = 70;
-    const { debugRequested, internalErrorText } = await import('./internal-error.js');
-    process.stderr.write(internalErrorText(error, debugRequested(process.env)));
-  },
-);
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  // A failed write is the stdout 'error' handler's to report (exit 1).
+  process.stdout.write('', (error) => {
+    if (!error) process.exit(code);
+  });
+}, internalError);

@@ -41,6 +41,27 @@ describe('the capi-kit binary', () => {
       expect(run({ CAPI_KIT_DEBUG: '0' }).stderr).not.toMatch(STACK);
     });
 
+    it('the same for what throws outside the command (an event handler), exit 70 and no stack', () => {
+      // (Node printed such an exception with its stack, and exited 1: client-node's informer
+      // threw so on a watch event without an object)
+      const late = 'data:text/javascript,setTimeout(()=>{throw new TypeError("handler on fire")},0)';
+      // (parse reads 20,000 IDs from stdin, so the timer fires while the command runs)
+      const ids = Array.from(
+        { length: 20_000 },
+        (_, i) => `aws:///eu-west-1a/i-${i.toString(16).padStart(17, '0')}`,
+      );
+      const r = spawnSync(process.execPath, ['--import', late, cliBin, 'providerid', 'parse'], {
+        encoding: 'utf8',
+        input: `${ids.join('\n')}\n`,
+        env: { ...process.env, CAPI_KIT_DEBUG: undefined },
+      });
+      expect(r.status).toBe(70);
+      expect(r.stderr).toMatch(
+        /^capi-kit: internal error: TypeError: handler on fire\ncapi-kit: this is a bug/,
+      );
+      expect(r.stderr).not.toMatch(STACK);
+    });
+
     it('shows the stack trace with CAPI_KIT_DEBUG=1', () => {
       const r = run({ CAPI_KIT_DEBUG: '1' });
       expect(r.status).toBe(70);
