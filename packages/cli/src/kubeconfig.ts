@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
+import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { printable } from './text.js';
@@ -187,6 +188,35 @@ function credentialProblem(config: KubeConfig): string | undefined {
 }
 
 /**
+ * The token file of each user that names one, as kubectl reads it: `tokenFile` (client-node
+ * reads only `token-file`, so a kubectl kubeconfig's token went unsent and every request was
+ * anonymous), relative to the kubeconfig's directory. Each must be a regular file: client-node
+ * reads `token-file` whole while loading, which on `/dev/zero` never ends.
+ */
+function tokenFilesOf(text: string, directory: string): Map<string, string> {
+  const files = new Map<string, string>();
+  let users: unknown;
+  try {
+    users = (parseYaml(text) as { users?: unknown } | null)?.users;
+  } catch {
+    return files; // (not YAML: client-node's loader says so next)
+  }
+  if (!Array.isArray(users)) return files;
+  for (const entry of users as { name?: unknown; user?: { tokenFile?: unknown; 'token-file'?: unknown } }[]) {
+    const named = entry?.user?.tokenFile ?? entry?.user?.['token-file'];
+    if (typeof named !== 'string' || named === '' || typeof entry.name !== 'string') continue;
+    const file = resolve(directory, named);
+    if (!isFile(file))
+      throw new KubeconfigError(
+        'kubeconfig-unreadable',
+        `kubeconfig user ${JSON.stringify(printable(entry.name))}: tokenFile ${printable(named)} is not a readable regular file`,
+      );
+    if (!files.has(entry.name)) files.set(entry.name, file);
+  }
+  return files;
+}
+
+/**
  * Loads the kubeconfig as kubectl would (or `file`, from `--kubeconfig`), with one clear
  * error for each way it can be unusable: missing, a directory, empty, not a kubeconfig, or
  * without a current cluster.
@@ -202,14 +232,20 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
         'kubeconfig-unreadable',
         `cannot read kubeconfig ${path}: not a readable file`,
       );
-    if (readFileSync(path, 'utf8').trim() === '')
-      throw new KubeconfigError('kubeconfig-empty', `kubeconfig ${path} is empty`);
+    const text = readFileSync(path, 'utf8');
+    if (text.trim() === '') throw new KubeconfigError('kubeconfig-empty', `kubeconfig ${path} is empty`);
+    const tokenFiles = tokenFilesOf(text, dirname(path));
     const one = index === 0 ? kubeConfig : new KubeConfig();
     try {
       one.loadFromFile(path);
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new KubeconfigError('kubeconfig-invalid', `cannot load kubeconfig ${path}: ${reason}`);
+    }
+    for (const user of one.getUsers()) {
+      const file = tokenFiles.get(user.name);
+      // (client-go reads the file's token with its white space trimmed, and prefers it to `token`)
+      if (file !== undefined) (user as { token?: string }).token = readFileSync(file, 'utf8').trim();
     }
     if (one !== kubeConfig) mergeFirstWins(kubeConfig, one);
   }

@@ -235,3 +235,43 @@ current-context: x
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 });
+
+describe('token files, as kubectl reads them', () => {
+  const withUser = (name: string, user: string) =>
+    file(
+      name,
+      `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]
+users: [{name: u, user: ${user}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+    );
+
+  it('reads tokenFile (client-node knew only token-file: the token went unsent), relative to the kubeconfig', async () => {
+    file('token.txt', '  from-the-file\n');
+    const config = await loadKubeConfig(
+      captureIO('', { KUBECONFIG: withUser('tf', '{tokenFile: token.txt}') }).io,
+    );
+    expect(config.getCurrentUser()?.token).toBe('from-the-file');
+    const both = withUser('tf-both', `{token: inline, tokenFile: ${join(dir, 'token.txt')}}`);
+    expect((await loadKubeConfig(captureIO('', { KUBECONFIG: both }).io)).getCurrentUser()?.token).toBe(
+      'from-the-file',
+    );
+  });
+
+  it('refuses a token file that is no regular file (/dev/zero was read forever), and a missing one', async () => {
+    for (const [name, user, shown] of [
+      ['tf-zero', '{tokenFile: /dev/zero}', '/dev/zero'],
+      ['tf-dash', '{token-file: /dev/zero}', '/dev/zero'],
+      ['tf-missing', '{tokenFile: nowhere.txt}', 'nowhere.txt'],
+    ] as const) {
+      const loading = loadKubeConfig(captureIO('', { KUBECONFIG: withUser(name, user) }).io);
+      await expect(loading, name).rejects.toMatchObject({
+        code: 'kubeconfig-unreadable',
+        message: `kubeconfig user "u": tokenFile ${shown} is not a readable regular file`,
+      });
+    }
+  });
+});
