@@ -187,14 +187,19 @@ function credentialProblem(config: KubeConfig): string | undefined {
   return undefined;
 }
 
+/** A user's token file: the path to read, or why it cannot be (said if the user is used). */
+type TokenFile = { readonly path: string } | { readonly problem: string };
+
 /**
  * The token file of each user that names one, as kubectl reads it: `tokenFile` (client-node
  * reads only `token-file`, so a kubectl kubeconfig's token went unsent and every request was
- * anonymous), relative to the kubeconfig's directory. Each must be a regular file: client-node
- * reads `token-file` whole while loading, which on `/dev/zero` never ends.
+ * anonymous), relative to the kubeconfig's directory. Each must be a regular file. A bad
+ * `tokenFile` is an error only for the user the command runs as, as in kubectl; a bad
+ * `token-file` is one at once, because client-node reads it whole while loading the file
+ * (on `/dev/zero`, forever).
  */
-function tokenFilesOf(text: string, directory: string): Map<string, string> {
-  const files = new Map<string, string>();
+function tokenFilesOf(text: string, directory: string): Map<string, TokenFile> {
+  const files = new Map<string, TokenFile>();
   let users: unknown;
   try {
     users = (parseYaml(text) as { users?: unknown } | null)?.users;
@@ -205,13 +210,13 @@ function tokenFilesOf(text: string, directory: string): Map<string, string> {
   for (const entry of users as { name?: unknown; user?: { tokenFile?: unknown; 'token-file'?: unknown } }[]) {
     const named = entry?.user?.tokenFile ?? entry?.user?.['token-file'];
     if (typeof named !== 'string' || named === '' || typeof entry.name !== 'string') continue;
-    const file = resolve(directory, named);
-    if (!isFile(file))
-      throw new KubeconfigError(
-        'kubeconfig-unreadable',
-        `kubeconfig user ${JSON.stringify(printable(entry.name))}: tokenFile ${printable(named)} is not a readable regular file`,
-      );
-    if (!files.has(entry.name)) files.set(entry.name, file);
+    const path = resolve(directory, named);
+    const problem = isFile(path)
+      ? undefined
+      : `kubeconfig user ${JSON.stringify(printable(entry.name))}: tokenFile ${printable(named)} is not a readable regular file`;
+    if (problem !== undefined && entry.user?.tokenFile === undefined)
+      throw new KubeconfigError('kubeconfig-unreadable', problem);
+    if (!files.has(entry.name)) files.set(entry.name, problem === undefined ? { path } : { problem });
   }
   return files;
 }
@@ -226,6 +231,8 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
   const { KubeConfig } = await import('@kubernetes/client-node');
   const files = file === undefined ? kubeconfigFiles(io) : [file];
   const kubeConfig = kubeConfigWithRequestTimeout(KubeConfig, timeoutMs);
+  // Users whose tokenFile cannot be read, by name (the first definition, as merged)
+  const unreadableTokenFiles = new Map<string, string>();
   for (const [index, path] of files.entries()) {
     if (!isFile(path))
       throw new KubeconfigError(
@@ -245,10 +252,15 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
     for (const user of one.getUsers()) {
       const file = tokenFiles.get(user.name);
       // (client-go reads the file's token with its white space trimmed, and prefers it to `token`)
-      if (file !== undefined) (user as { token?: string }).token = readFileSync(file, 'utf8').trim();
+      if (file !== undefined && 'path' in file)
+        (user as { token?: string }).token = readFileSync(file.path, 'utf8').trim();
+      else if (file !== undefined && !unreadableTokenFiles.has(user.name))
+        unreadableTokenFiles.set(user.name, file.problem);
     }
     if (one !== kubeConfig) mergeFirstWins(kubeConfig, one);
   }
+  const tokenFileProblem = unreadableTokenFiles.get(kubeConfig.getCurrentUser()?.name ?? '');
+  if (tokenFileProblem !== undefined) throw new KubeconfigError('kubeconfig-unreadable', tokenFileProblem);
   if (kubeConfig.getCurrentCluster() === null) {
     throw new KubeconfigError(
       'no-current-cluster',

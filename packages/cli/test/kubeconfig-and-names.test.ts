@@ -261,6 +261,20 @@ current-context: x
     );
   });
 
+  it('minds a bad tokenFile only for the user it runs as, as kubectl does', async () => {
+    const path = file(
+      'tf-other-user',
+      `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]
+users: [{name: u, user: {token: t}}, {name: other, user: {tokenFile: nowhere.txt}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+    );
+    expect((await loadKubeConfig(captureIO('', { KUBECONFIG: path }).io)).getCurrentUser()?.token).toBe('t');
+  });
+
   it('refuses a token file that is no regular file (/dev/zero was read forever), and a missing one', async () => {
     for (const [name, user, shown] of [
       ['tf-zero', '{tokenFile: /dev/zero}', '/dev/zero'],
