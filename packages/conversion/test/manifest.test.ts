@@ -279,6 +279,15 @@ items:
     ]);
   });
 
+  it('two Clusters of one name in a List, whose credentials would share one Secret', () => {
+    // (the way back would read one Secret for both: the first Cluster's password changed)
+    const cluster = (password: string) =>
+      `{apiVersion: cluster.k8s.io/v1alpha1, kind: Cluster, metadata: {name: e}, spec: {providerSpec: {value: {apiVersion: vsphere.cluster.k8s.io/v1alpha1, kind: VsphereClusterProviderSpec, password: "${password}"}}}}`;
+    const text = `apiVersion: cluster.k8s.io/v1alpha1\nkind: ClusterList\nitems: [${cluster('a')}, ${cluster('b')}]\n`;
+    const [message] = errors(convertManifest(text, { to: V1ALPHA2, plugins: [vsphereConversionPlugin] }));
+    expect(message).toContain('Secret e-vsphere-credentials would be written twice, with different content');
+  });
+
   it('mixed versions of one object across documents', () => {
     const v1 = `apiVersion: cluster.k8s.io/v1alpha1
 kind: MachineSet
