@@ -10,6 +10,7 @@ import {
   type JsonObject,
   type OwnedSet,
   ownPath,
+  type Path,
   setPath,
 } from './path.js';
 import { PathPrefixes } from './path-prefixes.js';
@@ -282,60 +283,39 @@ function valueDepthExceeds(value: unknown, limit: number): boolean {
 /** Up to this many stash entries, overlappingPaths compares paths pairwise. */
 const FEW_ENTRIES = 8;
 
-interface PathNode {
-  /** An entry's path ends here. */
-  entry?: readonly string[];
-  readonly next: Map<string, PathNode>;
-}
-
 /**
  * Why `entries` cannot all be applied as written (undefined: they can). A stash diff writes
  * never lists a field twice, or a field and one inside it; a tampered one that did would be
  * applied in part, the first entry silently winning, so it is refused, naming both paths.
  * A real stash has a handful of entries, compared pairwise (nothing allocated: this runs on
- * every conversion down); more go through one trie, linear in the paths' total length.
+ * every conversion down); more go through PathPrefixes, linear in the paths' total length.
  */
 function overlappingPaths(entries: readonly StashEntry[]): string | undefined {
   if (entries.length <= FEW_ENTRIES) {
     for (let i = 1; i < entries.length; i++) {
-      const path = entries[i]!.path;
       for (let j = 0; j < i; j++) {
-        const earlier = entries[j]!.path;
-        if (path.length === earlier.length && isPrefix(earlier, path))
-          return `lists ${formatPath(path)} twice`;
-        if (isPrefix(earlier, path)) return insideMessage(earlier, path);
-        if (isPrefix(path, earlier)) return insideMessage(path, earlier);
+        const message = overlapMessage(entries[j]!.path, entries[i]!.path);
+        if (message !== undefined) return message;
       }
     }
     return undefined;
   }
-  const root: PathNode = { next: new Map() };
+  const paths = new PathPrefixes();
   for (const { path } of entries) {
-    let node = root;
-    for (const key of path) {
-      if (node.entry !== undefined) return insideMessage(node.entry, path);
-      let child = node.next.get(key);
-      if (child === undefined) {
-        child = { next: new Map() };
-        node.next.set(key, child);
-      }
-      node = child;
-    }
-    if (node.entry !== undefined) return `lists ${formatPath(path)} twice`;
-    if (node.next.size > 0) return insideMessage(path, firstEntryUnder(node));
-    node.entry = path;
+    const earlier = paths.add(path);
+    if (earlier !== undefined) return overlapMessage(earlier, path);
   }
   return undefined;
 }
 
-function firstEntryUnder(node: PathNode): readonly string[] {
-  let at = node;
-  while (at.entry === undefined) at = at.next.values().next().value!;
-  return at.entry;
+/** Why two stash paths cannot both be applied: one is the other, or holds it (undefined: neither). */
+function overlapMessage(a: Path, b: Path): string | undefined {
+  const [outer, inner] = a.length <= b.length ? [a, b] : [b, a];
+  if (!isPrefix(outer, inner)) return undefined;
+  return outer.length === inner.length
+    ? `lists ${formatPath(inner)} twice`
+    : `lists ${formatPath(outer)} and ${formatPath(inner)}, one inside the other`;
 }
-
-const insideMessage = (outer: readonly string[], inner: readonly string[]) =>
-  `lists ${formatPath(outer)} and ${formatPath(inner)}, one inside the other`;
 
 function decodeStash(text: string): E.Either<string, Stash> {
   let raw: unknown;
