@@ -6,11 +6,12 @@ import type { ChainVersion } from './chain/versions.js';
 import type { ResolvedMachineClass } from './convert.js';
 import { type ConversionError, erroneousObject } from './errors.js';
 import { nameFromGenerateName } from './generated-name.js';
+import { outputIdentity, writtenTwiceMessage } from './output-identity.js';
 import { deepEqual, getPath, isObject, type JsonObject } from './path.js';
 import { quotedPlaceholders, writeYaml } from './placeholders.js';
 import type { ClusterInfo, ConversionPlugin } from './plugins.js';
 import { type ConversionReport, type DocumentReport, type ObjectReport, objectLabel } from './report.js';
-import { apiGroup, V1ALPHA1 } from './versions.js';
+import { V1ALPHA1 } from './versions.js';
 
 /** A document to convert: its value and where it was in the manifest. */
 export interface InputDocument {
@@ -77,15 +78,6 @@ function collect(documents: readonly InputDocument[], kind: string): { object: J
     }
   }
   return out;
-}
-
-function identityKey(value: unknown): string | undefined {
-  if (!isObject(value)) return undefined;
-  const { kind, name, namespace } = objectName(value);
-  const apiVersion = str(value.apiVersion);
-  if (kind === undefined || name === undefined || apiVersion === undefined || kind.endsWith('List'))
-    return undefined;
-  return `${apiGroup(apiVersion)}|${kind}|${namespace ?? ''}|${name}`;
 }
 
 /** An error's path inside a `v1 List` item, from the List itself (`items[2].spec.providerSpec`). */
@@ -215,19 +207,18 @@ export function convertDocuments(
     }
     const { object, generated, reports: objectReports } = result.right;
     for (const value of [object, ...generated]) {
-      const key = identityKey(value);
+      const key = outputIdentity(value);
       const first = key === undefined ? undefined : seen.get(key);
       if (key !== undefined && first === undefined) seen.set(key, { index: doc.index, value });
       if (first !== undefined) {
         // Converting a manifest that already holds the objects a plug-in makes (converted
         // before, or converted back and forth) yields the same object twice: write it once.
         if (deepEqual(first.value, value)) continue;
-        const { kind, name, namespace } = objectName(value);
         errors.push({
           code: 'duplicate-output',
           ...at(doc),
           ...erroneousObject(doc.value),
-          message: `${kind} ${qualified(name ?? '', namespace)} would be written twice, with different content (also by document ${first.index + 1}); does the manifest mix versions of one object?`,
+          message: `${writtenTwiceMessage(value, `document ${first.index + 1}`)}; does the manifest mix versions of one object?`,
         });
         continue;
       }

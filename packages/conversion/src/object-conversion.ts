@@ -1,7 +1,8 @@
 import { mistypedTypeMeta } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ConversionError, ConversionFailure } from './errors.js';
-import { clone, isObject, type JsonObject } from './path.js';
+import { outputIdentity, writtenTwiceMessage } from './output-identity.js';
+import { clone, deepEqual, isObject, type JsonObject } from './path.js';
 import type { ObjectReport } from './report.js';
 
 /**
@@ -141,17 +142,47 @@ function convertListItems(
     converted.push(result.right.object);
     results.push(result.right);
   }
+  const generated = distinctOutputs(results);
+  if (E.isLeft(generated)) return E.left(fail(generated.left));
   const list = clone(object);
   list.apiVersion = to;
   if (items !== undefined) list.items = converted;
   return E.right({
     object: list,
-    generated: results.flatMap((r) => r.generated),
+    generated: generated.right,
     reports: [
       { ...unchanged(list, kind).report, action: 'converted', from: apiVersion, to },
       ...results.map((r) => r.report),
     ],
   });
+}
+
+/**
+ * The objects generated for a List's items, each written once: an object made twice alike
+ * (a List holding one item twice) is kept once, and items that would make one object with
+ * different content (two same-named Clusters, two credentials Secrets) are refused, as a
+ * manifest refuses them, rather than leaving the later to overwrite the other on apply.
+ */
+function distinctOutputs(results: readonly ObjectConversion[]): E.Either<ConversionFailure, JsonObject[]> {
+  const out: JsonObject[] = [];
+  const seen = new Map<string, { value: JsonObject; item: number }>();
+  for (const [item, result] of results.entries()) {
+    for (const value of result.generated) {
+      const key = outputIdentity(value);
+      const first = key === undefined ? undefined : seen.get(key);
+      if (first === undefined) {
+        if (key !== undefined) seen.set(key, { value, item });
+        out.push(value);
+      } else if (!deepEqual(first.value, value)) {
+        return E.left({
+          code: 'duplicate-output',
+          path: `items[${item}]`,
+          message: `${writtenTwiceMessage(value, `items[${first.item}]`)}; do two items share a name?`,
+        });
+      }
+    }
+  }
+  return E.right(out);
 }
 
 /** How one converter converts one object of a kind it knows, and what it calls its versions. */

@@ -103,6 +103,25 @@ describe('credentials stay out of the stash', () => {
     expect(report.warnings.join('\n')).not.toMatch(/password has no v1alpha2 field/);
   });
 
+  it('a ClusterList holding two Clusters of one name is refused: one Secret would get both passwords', () => {
+    // (before, convertObject returned both Secrets, and applying them kept the later)
+    const list = (a: string, b: string): JsonObject => ({
+      apiVersion: V1ALPHA1,
+      kind: 'ClusterList',
+      items: [v1Cluster({ password: a }), v1Cluster({ password: b })],
+    });
+    for (const convert of [convertObject, convertTo] as const) {
+      const error = left(convert(list('a', 'b'), V1ALPHA2, { plugins }));
+      expect(error).toMatchObject({ code: 'duplicate-output', path: 'items[1]' });
+      expect(error.message).toBe(
+        'Secret team-v/lab-vsphere-credentials would be written twice, with different content (also by items[0]); do two items share a name?',
+      );
+    }
+    // The same Cluster twice makes one Secret, written once.
+    const same = right(convertObject(list(PASSWORD, PASSWORD), V1ALPHA2, { plugins }));
+    expect(same.generated.filter((o) => o.kind === 'Secret')).toHaveLength(1);
+  });
+
   it('converting the whole manifest back down reads them from its Secret', () => {
     const text = writeManifest(upManifest(), 'yaml');
     const down = right(convertManifest(text, { to: V1ALPHA1 }));

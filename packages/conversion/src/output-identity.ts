@@ -1,0 +1,30 @@
+import { formatObjectName, objectName } from '@capi-kit/core/objects';
+import { isObject } from './path.js';
+import { apiGroup } from './versions.js';
+
+/**
+ * Which object a converted output is on the API server: group, kind, namespace and name.
+ * Two outputs with one identity are one object written twice, and whichever comes later
+ * wins on apply, so a converter must write identical ones once and refuse different ones
+ * (a Secret made for each of two same-named Clusters would hand one the other's password).
+ * `undefined` for what has no such identity: no name, no apiVersion, or a List.
+ */
+export function outputIdentity(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  const { kind, name, namespace } = objectName(value);
+  const apiVersion = value.apiVersion;
+  if (
+    kind === undefined ||
+    name === undefined ||
+    typeof apiVersion !== 'string' ||
+    apiVersion === '' ||
+    kind.endsWith('List')
+  )
+    return undefined;
+  return `${apiGroup(apiVersion)}|${kind}|${namespace ?? ''}|${name}`;
+}
+
+/** `Secret ns/name would be written twice, with different content (also by <first>)`. */
+export function writtenTwiceMessage(value: unknown, first: string): string {
+  return `${formatObjectName(objectName(value))} would be written twice, with different content (also by ${first})`;
+}
