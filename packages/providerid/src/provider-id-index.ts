@@ -45,8 +45,8 @@ const FEW_SLOTS = 8;
 
 /** A group's slots by key, and its bare (unqualified) slots, each in the group's order. */
 interface GroupSplit {
-  /** The group's length when split: a group that grew since is split again. */
-  readonly size: number;
+  /** How many of the group's slots are filed here: slots added since are filed on the next use. */
+  size: number;
   readonly byKey: Map<string, number[]>;
   readonly bare: number[];
 }
@@ -217,17 +217,23 @@ export class ProviderIDIndex<M> {
   }
 
   /**
-   * A large group split by key, made once (and again after machines join it). One instance
-   * ID under many qualifiers (`aws:///zone-1/i-1`, `aws:///zone-2/i-1`, …) made one group
-   * that every qualified node scanned whole: n nodes against n machines took n² (20,000 of
-   * each: 6.6 s). Each list keeps the group's order, so the candidates are the same.
+   * A large group split by key, made once and brought up to date with the slots added since
+   * (groups only grow, at their end). One instance ID under many qualifiers
+   * (`aws:///zone-1/i-1`, `aws:///zone-2/i-1`, …) made one group that every qualified node
+   * scanned whole: n nodes against n machines took n² (20,000 of each: 6.6 s). Splitting the
+   * whole group again after each add would be n² too for callers that add and look up in
+   * turn (an informer's handler). Each list keeps the group's order, so the candidates are
+   * the same.
    */
   #splitGroup(group: number[]): GroupSplit {
-    const made = this.#splits.get(group);
-    if (made !== undefined && made.size === group.length) return made;
+    let split = this.#splits.get(group);
+    if (split === undefined) {
+      split = { size: 0, byKey: new Map(), bare: [] };
+      this.#splits.set(group, split);
+    }
     const keys = this.#keys;
-    const split: GroupSplit = { size: group.length, byKey: new Map(), bare: [] };
-    for (const i of group) {
+    for (let n = split.size; n < group.length; n++) {
+      const i = group[n]!;
       const machine = keys[i]!;
       if (isBare(machine)) split.bare.push(i);
       else {
@@ -236,7 +242,7 @@ export class ProviderIDIndex<M> {
         else same.push(i);
       }
     }
-    this.#splits.set(group, split);
+    split.size = group.length;
     return split;
   }
 

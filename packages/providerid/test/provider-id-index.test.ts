@@ -153,8 +153,12 @@ describe('ProviderIDIndex with one instance under many qualifiers', () => {
           machines.map((providerID, i) => ({ providerID, item: `m${i}` })),
         );
         for (const node of nodes.map(id)) expect(index.lookup(node)).toEqual(denoted(machines, node));
-        for (const providerID of later.map(id))
+        for (const [n, providerID] of later.map(id).entries()) {
           index.add({ providerID, item: `m${machines.push(providerID) - 1}` });
+          // a lookup between adds, as an informer's handler does
+          const node = nodes[n % Math.max(nodes.length, 1)];
+          if (node !== undefined) expect(index.lookup(id(node))).toEqual(denoted(machines, id(node)));
+        }
         for (const node of nodes.map(id)) expect(index.lookup(node)).toEqual(denoted(machines, node));
       }),
       { numRuns: 2000 },
@@ -168,6 +172,15 @@ describe('ProviderIDIndex with one instance under many qualifiers', () => {
     const report = index.match(entries(ids));
     expect(report.matched).toHaveLength(50_000);
     expect(report.ambiguous).toEqual([]);
+  });
+
+  it('adds 30,000 machines of one instance ID one by one, each followed by a lookup', () => {
+    // (each lookup split the whole group again: this took over 60 s; now well under one)
+    const index = new ProviderIDIndex<string>(registry);
+    for (let i = 0; i < 30_000; i++) {
+      index.add({ providerID: id(`zone-${i}`), item: `m${i}` });
+      expect(index.lookup(id(`zone-${i}`))).toEqual([`m${i}`]);
+    }
   });
 });
 
