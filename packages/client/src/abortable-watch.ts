@@ -1,4 +1,5 @@
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
+import { MalformedWatchError, malformedEvent } from './malformed-watch.js';
 
 type WatchCallback = Parameters<Watch['watch']>[2];
 type WatchDone = Parameters<Watch['watch']>[3];
@@ -6,7 +7,8 @@ type WatchDone = Parameters<Watch['watch']>[3];
 /**
  * client-node's `Watch`, with one signal that ends every watch request it starts, whenever
  * the signal aborts: before the request (none is sent), while it waits for the response
- * (aborted as soon as it has one) or while it streams.
+ * (aborted as soon as it has one) or while it streams. A stream that sends something other
+ * than watch events is ended with a `MalformedWatchError` (see malformed-watch.ts).
  *
  * client-node's `ListWatch.stop()` aborts only the request it already holds. It holds one
  * from when the server has answered the watch until the stream ends, so a stop() that comes
@@ -36,17 +38,30 @@ export class AbortableWatch extends Watch {
     }
     let ended = false;
     let abort: (() => void) | undefined;
-    const controller = await super.watch(path, queryParams, callback, (error) => {
-      ended = true;
-      if (abort !== undefined) signal.removeEventListener('abort', abort);
-      done(error);
-    });
-    if (signal.aborted) controller.abort();
+    // The first line that is not a watch event ends the stream (see malformed-watch.ts).
+    let malformed: string | undefined;
+    let request: AbortController | undefined;
+    request = await super.watch(
+      path,
+      queryParams,
+      (phase, object, watchObject) => {
+        if (malformed !== undefined) return;
+        malformed = malformedEvent(phase, object);
+        if (malformed === undefined) callback(phase, object, watchObject);
+        else request?.abort();
+      },
+      (error) => {
+        ended = true;
+        if (abort !== undefined) signal.removeEventListener('abort', abort);
+        done(malformed === undefined ? error : new MalformedWatchError(path, malformed));
+      },
+    );
+    if (signal.aborted || malformed !== undefined) request.abort();
     else if (!ended) {
-      abort = () => controller.abort();
+      abort = () => request.abort();
       signal.addEventListener('abort', abort, { once: true });
     }
-    return controller;
+    return request;
   }
 }
 

@@ -1,6 +1,7 @@
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { describe, expect, it } from 'vitest';
-import { MalformedWatchError, malformedEvent, ObservedWatch } from '../src/observed-watch.js';
+import { MalformedWatchError, malformedEvent } from '../src/malformed-watch.js';
+import { ObservedWatch } from '../src/observed-watch.js';
 
 const cp = useControlPlane();
 
