@@ -2,7 +2,7 @@ import type { Command, CommandBody, CommandEntry } from './command.js';
 import { commands as defaultCommands } from './commands/index.js';
 import { CliError, type CliErrorCode, ExitCode, exitCodeOfError } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
-import { printable } from './text.js';
+import { printable, shortened } from './text.js';
 import { version } from './version.js';
 
 function help(commands: readonly (Command | CommandEntry)[]): string {
@@ -43,7 +43,7 @@ export async function main(
   const command = commands.find((c) => c.name === first);
   if (command === undefined) {
     io.stderr(
-      `capi-kit: unknown command '${printable(first)}'\nRun 'capi-kit --help' for the list of commands.\n`,
+      `capi-kit: unknown command '${printable(shortened(first))}'\nRun 'capi-kit --help' for the list of commands.\n`,
     );
     return ExitCode.usage;
   }
@@ -57,7 +57,9 @@ export async function main(
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     const hint = error.code === 'usage' ? `\nRun 'capi-kit ${command.name} --help' for usage.` : '';
-    io.stderr(`capi-kit ${command.name}: ${printable(error.message)}${hint}\n`);
+    // (a usage error quotes the command line, which may be megabytes long)
+    const message = error.code === 'usage' ? shortened(error.message) : error.message;
+    io.stderr(`capi-kit ${command.name}: ${printable(message)}${hint}\n`);
     return exitCodeOfError[error.code as CliErrorCode];
   }
 }

@@ -71,3 +71,37 @@ export function safeJSON(json: string): string {
 export function jsonText(value: unknown, indent?: number): string {
   return safeJSON(JSON.stringify(value, null, indent));
 }
+
+/** How many characters of a command line's text a usage message shows, at the start and at the end. */
+const SHOWN_HEAD = 600;
+const SHOWN_TAIL = 200;
+
+/**
+ * `text`, or when it is longer than a usage message needs, its first and last characters with
+ * how many were left out between them. Usage errors quote what was given (an argument, a flag's
+ * value), which may be megabytes long; the start says what was given and the end keeps the
+ * rule it broke. Cut between code points, never inside a surrogate pair.
+ */
+export function shortened(text: string): string {
+  if (text.length <= SHOWN_HEAD + SHOWN_TAIL + 100) return text;
+  // (code point by code point from each end; no array of the whole text)
+  let head = 0;
+  for (let n = 0; n < SHOWN_HEAD; n++) head += text.codePointAt(head)! > 0xffff ? 2 : 1;
+  let tail = text.length;
+  for (let n = 0; n < SHOWN_TAIL; n++)
+    tail -= isLowSurrogate(text, tail - 1) && isHighSurrogate(text, tail - 2) ? 2 : 1;
+  if (tail <= head) return text;
+  const left = codePoints(text, head, tail);
+  if (left <= 100) return text;
+  return `${text.slice(0, head)}… (${left} characters left out) …${text.slice(tail)}`;
+}
+
+const isHighSurrogate = (text: string, i: number) => i >= 0 && (text.charCodeAt(i) & 0xfc00) === 0xd800;
+const isLowSurrogate = (text: string, i: number) => i >= 0 && (text.charCodeAt(i) & 0xfc00) === 0xdc00;
+
+/** How many code points `text[from, to)` holds (a pair counts once; a lone surrogate once). */
+function codePoints(text: string, from: number, to: number): number {
+  let count = to - from;
+  for (let i = from + 1; i < to; i++) if (isLowSurrogate(text, i) && isHighSurrogate(text, i - 1)) count--;
+  return count;
+}

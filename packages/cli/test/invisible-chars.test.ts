@@ -1,6 +1,7 @@
 import { parseProviderID } from '@capi-kit/providerid';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonText, printable, printableLines, safeJSON } from '../src/text.js';
+import { jsonText, printable, printableLines, safeJSON, shortened } from '../src/text.js';
 import { runMain } from './helpers/capture-io.js';
 
 // Besides controls, text output escapes what hides or reorders text on a terminal: bidi
@@ -121,5 +122,26 @@ describe('convert JSON output of objects with bidi and invisible characters', ()
     expect(r.stdout).not.toMatch(RAW_INVISIBLE);
     expect(r.stdout).toContain('"a\\u202eb\\u2066c\\u2028d"');
     expect(JSON.parse(r.stdout).metadata.labels.note).toBe('a\u202eb\u2066c\u2028d');
+  });
+});
+
+describe('shortened: a long usage text by its first and last code points', () => {
+  // The definition, on an array of code points (a lone surrogate is one).
+  function reference(text: string): string {
+    const points = Array.from(text);
+    if (points.length <= 900) return text;
+    const left = points.length - 800;
+    return `${points.slice(0, 600).join('')}… (${left} characters left out) …${points.slice(-200).join('')}`;
+  }
+
+  it('agrees with the definition, and never cuts a surrogate pair', () => {
+    const unit = fc.constantFrom('a', 'é', '😀', '\ud800', '\udc00', '\n');
+    fc.assert(
+      fc.property(fc.array(unit, { minLength: 850, maxLength: 1400 }), (units) => {
+        const text = units.join('');
+        expect(shortened(text)).toBe(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -51,6 +51,32 @@ describe('capi-kit main', () => {
     expect(h.stdout()).toBe('Usage: capi-kit echo [WORD ...]\n');
   });
 
+  it('shows a long command-line text in a usage message by its start and end', async () => {
+    // (before, a 5 MB argument came back whole, in the unknown command and in every usage error)
+    const long = `${'a'.repeat(700)}${'\u{1F600}'.repeat(5_000_000)}${'z'.repeat(199)}`;
+    const unknown = captureIO();
+    expect(await main([long], unknown.io, [echo])).toBe(ExitCode.usage);
+    const shown = `${'a'.repeat(600)}… (5000099 characters left out) …😀${'z'.repeat(199)}`;
+    expect(unknown.stderr()).toBe(
+      `capi-kit: unknown command '${shown}'\nRun 'capi-kit --help' for the list of commands.\n`,
+    );
+    const quoting: Command = {
+      ...echo,
+      run: async (args) => {
+        throw new UsageError(`unexpected argument '${args[0]}'`);
+      },
+    };
+    const usage = captureIO();
+    expect(await main(['echo', long], usage.io, [quoting])).toBe(ExitCode.usage);
+    expect(usage.stderr()).toBe(
+      `capi-kit echo: unexpected argument '${'a'.repeat(579)}… (5000121 characters left out) …${'z'.repeat(199)}'\nRun 'capi-kit echo --help' for usage.\n`,
+    );
+    // A message of ordinary length is shown whole.
+    const short = captureIO();
+    expect(await main(['echo', 'x'.repeat(800)], short.io, [quoting])).toBe(ExitCode.usage);
+    expect(short.stderr()).toContain(`'${'x'.repeat(800)}'`);
+  });
+
   it('turns a usage error into exit 2 with a hint', async () => {
     const c = captureIO();
     expect(await main(['echo', '--bad'], c.io, [echo])).toBe(ExitCode.usage);
