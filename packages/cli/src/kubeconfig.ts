@@ -187,6 +187,39 @@ function credentialProblem(config: KubeConfig): string | undefined {
   return undefined;
 }
 
+/** The top-level fields client-node reads, and what it silently takes for each of another type. */
+const LIST_FIELDS = ['clusters', 'contexts', 'users'] as const;
+
+const typeName = (value: unknown) =>
+  Array.isArray(value)
+    ? 'a list'
+    : value === null
+      ? 'null'
+      : typeof value === 'object'
+        ? 'a mapping'
+        : `a ${typeof value}`;
+
+/**
+ * Why a parsed kubeconfig does not have a kubeconfig's shape, if it does not. client-node
+ * takes `clusters: 5` (or a file that is one string) as no clusters, and a current-context
+ * that is not text as naming none, so such a file used to be reported as "no current
+ * cluster"; kubectl refuses it as the wrong type, and so does this.
+ */
+function shapeProblem(document: unknown, path: string): string | undefined {
+  if (document === null || typeof document !== 'object' || Array.isArray(document))
+    return `kubeconfig ${path} is ${typeName(document)}, not a mapping of clusters, contexts and users`;
+  const config = document as Record<string, unknown>;
+  for (const field of LIST_FIELDS) {
+    const value = config[field];
+    if (value !== undefined && value !== null && !Array.isArray(value))
+      return `kubeconfig ${path}: ${field} is ${typeName(value)}, not a list`;
+  }
+  const current = config['current-context'];
+  if (current !== undefined && current !== null && typeof current !== 'string')
+    return `kubeconfig ${path}: current-context is ${typeName(current)}, not a context's name`;
+  return undefined;
+}
+
 /** A user's token file: the path to read, or why it cannot be (said if the user is used). */
 type TokenFile = { readonly path: string } | { readonly problem: string };
 
@@ -198,14 +231,8 @@ type TokenFile = { readonly path: string } | { readonly problem: string };
  * `token-file` is one at once, because client-node reads it whole while loading the file
  * (on `/dev/zero`, forever).
  */
-function tokenFilesOf(text: string, directory: string): Map<string, TokenFile> {
+function tokenFilesOf(users: unknown, directory: string): Map<string, TokenFile> {
   const files = new Map<string, TokenFile>();
-  let users: unknown;
-  try {
-    users = (parseYaml(text) as { users?: unknown } | null)?.users;
-  } catch {
-    return files; // (not YAML: client-node's loader says so next)
-  }
   if (!Array.isArray(users)) return files;
   for (const entry of users as { name?: unknown; user?: { tokenFile?: unknown; 'token-file'?: unknown } }[]) {
     const named = entry?.user?.tokenFile ?? entry?.user?.['token-file'];
@@ -219,6 +246,15 @@ function tokenFilesOf(text: string, directory: string): Map<string, TokenFile> {
     if (!files.has(entry.name)) files.set(entry.name, problem === undefined ? { path } : { problem });
   }
   return files;
+}
+
+/** The YAML text's value, or that it is not YAML. */
+function yamlDocument(text: string): { parsed: true; value: unknown } | { parsed: false } {
+  try {
+    return { parsed: true, value: parseYaml(text) };
+  } catch {
+    return { parsed: false };
+  }
 }
 
 /**
@@ -241,7 +277,12 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
       );
     const text = readFileSync(path, 'utf8');
     if (text.trim() === '') throw new KubeconfigError('kubeconfig-empty', `kubeconfig ${path} is empty`);
-    const tokenFiles = tokenFilesOf(text, dirname(path));
+    // (a text that is not YAML is left to client-node's loader, which says why)
+    const document = yamlDocument(text);
+    const problem = document.parsed ? shapeProblem(document.value, path) : undefined;
+    if (problem !== undefined) throw new KubeconfigError('kubeconfig-invalid', problem);
+    const users = document.parsed ? (document.value as { users?: unknown }).users : undefined;
+    const tokenFiles = tokenFilesOf(users, dirname(path));
     const one = index === 0 ? kubeConfig : new KubeConfig();
     try {
       one.loadFromFile(path);

@@ -236,6 +236,46 @@ current-context: x
   });
 });
 
+describe('a kubeconfig of the wrong shape is refused as such, not as one without a cluster', () => {
+  // (client-node takes a field of another type as empty, so these were "no current cluster")
+  const good = kubeconfig({ cluster: 'c', user: 'u', context: 'x', server: 'https://127.0.0.1:1' });
+  const cases: [string, string, string][] = [
+    [
+      'clusters',
+      good.replace(/clusters:\n- name: c\n {2}cluster: \{[^}]*\}\n/, 'clusters: 5\n'),
+      'clusters is a number, not a list',
+    ],
+    [
+      'contexts',
+      good.replace(/contexts:\n.*\n.*\n/, 'contexts: {x: {cluster: c}}\n'),
+      'contexts is a mapping, not a list',
+    ],
+    ['users', good.replace(/users:\n.*\n.*\n/, 'users: "u"\n'), 'users is a string, not a list'],
+    [
+      'current-context',
+      good.replace('current-context: x', 'current-context: [x]'),
+      "current-context is a list, not a context's name",
+    ],
+    ['top', '- just\n- a list\n', 'is a list, not a mapping of clusters, contexts and users'],
+    ['comments', '# nothing but a comment\n', 'is null, not a mapping of clusters, contexts and users'],
+  ];
+  for (const [name, text, why] of cases) {
+    it(name, async () => {
+      const path = file(`shape-${name}`, text);
+      const c = captureIO('', { KUBECONFIG: path });
+      expect(await main(['get', 'clusters'], c.io)).toBe(3);
+      const where = name === 'top' || name === 'comments' ? `kubeconfig ${path} ` : `kubeconfig ${path}: `;
+      expect(c.stderr()).toBe(`capi-kit get: ${where}${why}\n`);
+    });
+  }
+
+  it('the well-formed one it is cut from loads', async () => {
+    expect(
+      (await loadKubeConfig(captureIO('', {}).io, file('shape-good', good))).getCurrentCluster()?.name,
+    ).toBe('c');
+  });
+});
+
 describe('token files, as kubectl reads them', () => {
   const withUser = (name: string, user: string) =>
     file(
