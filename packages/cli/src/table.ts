@@ -1,10 +1,17 @@
-/** A kubectl-style table: columns padded to their widest cell, three spaces apart. */
-export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+/** A kubectl-style table: columns padded to their widest cell, `gap` spaces apart (kubectl's three). */
+export function formatTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  { gap = 3 }: { gap?: number } = {},
+): string {
+  // (a loop, not Math.max(...cells): spreading 100,000 rows' cells as arguments overflows the stack)
+  const widths = headers.map((h) => h.length);
+  for (const row of rows)
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (row[i] ?? '').length);
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-      .join('   ')
+      .join(' '.repeat(gap))
       .trimEnd();
   return `${[line(headers), ...rows.map(line)].join('\n')}\n`;
 }
@@ -30,4 +37,16 @@ export function age(timestamp: string | undefined, nowMs: number): string {
   if (days < 730) return `${days}d`;
   if (years < 8) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
   return `${years}y`;
+}
+
+/**
+ * A value from the cluster as a table cell: text as it is, a number or boolean as written, an
+ * object or list as its JSON. A loosely typed field (v1alpha1 CRDs type `status.nodeRef` and
+ * `spec.versions` as bare objects) can hold anything, and `String()` showed an object as
+ * `[object Object]`.
+ */
+export function cellText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { age, formatTable } from '../src/table.js';
+import { age, cellText, formatTable } from '../src/table.js';
 import { printable } from '../src/text.js';
 
 describe('kubectl-style tables', () => {
@@ -13,6 +13,24 @@ describe('kubectl-style tables', () => {
         ],
       ),
     ).toBe('NAME        PHASE\na           running\nlong-name\n');
+  });
+
+  it('pads 200,000 rows (spreading their cells as arguments overflowed the stack)', () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => [`m-${i}`, 'running']);
+    const text = formatTable(['NAME', 'PHASE'], rows);
+    expect(text.split('\n')[200_000]).toBe('m-199999   running');
+  });
+
+  it('shows a loosely typed field of an object or list as its JSON, not [object Object]', () => {
+    expect(cellText({ name: 'n', uid: 1 })).toBe('{"name":"n","uid":1}');
+    expect(cellText(['a', 2])).toBe('["a",2]');
+    expect([cellText('x'), cellText(1.5), cellText(false), cellText(null), cellText(undefined)]).toEqual([
+      'x',
+      '1.5',
+      'false',
+      '',
+      '',
+    ]);
   });
 
   it("prints ages as kubectl's HumanDuration does", () => {

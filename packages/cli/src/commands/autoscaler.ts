@@ -13,6 +13,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { checkNamespaceFlag } from '../names.js';
+import { formatTable } from '../table.js';
 import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit autoscaler groups [--json] [options]
@@ -80,13 +81,6 @@ async function groupRecord(group: NodeGroup) {
   };
 }
 
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows
-    .map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '))
-    .join('\n');
-}
-
 function warn(io: CliIO, problems: readonly Problem[]) {
   for (const p of problems) io.stderr(`warning: ${printable(p.message)}\n`);
 }
@@ -98,20 +92,17 @@ async function groups(provider: NodeGroupProvider, io: CliIO, asJson: boolean): 
     io.stdout(records.map(json).join(''));
     return ExitCode.ok;
   }
-  const rows = [
-    ['ID', 'MIN', 'MAX', 'TARGET', 'NODES', 'UNDER MAINTENANCE'],
-    ...records.map((r) => [
-      printable(r.id),
-      String(r.min),
-      String(r.max),
-      String(r.target),
-      String(r.nodes.length),
-      r.nodesUnderMaintenance.length === 0
-        ? '-'
-        : r.nodesUnderMaintenance.map((m) => printable(`${m.node} (${m.holder ?? m.state})`)).join(', '),
-    ]),
-  ];
-  io.stdout(`${table(rows)}\n`);
+  const rows = records.map((r) => [
+    printable(r.id),
+    String(r.min),
+    String(r.max),
+    String(r.target),
+    String(r.nodes.length),
+    r.nodesUnderMaintenance.length === 0
+      ? '-'
+      : r.nodesUnderMaintenance.map((m) => printable(`${m.node} (${m.holder ?? m.state})`)).join(', '),
+  ]);
+  io.stdout(formatTable(['ID', 'MIN', 'MAX', 'TARGET', 'NODES', 'UNDER MAINTENANCE'], rows, { gap: 2 }));
   return ExitCode.ok;
 }
 

@@ -6,7 +6,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { checkNamespaceFlag } from '../names.js';
-import { age, formatTable } from '../table.js';
+import { age, cellText, formatTable } from '../table.js';
 import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit get clusters|machines|machinesets|machinedeployments [-A | -n NS] [-o json|yaml|wide]
@@ -72,8 +72,6 @@ type Served = {
   readonly status?: Record<string, unknown>;
 };
 
-const str = (value: unknown) =>
-  typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 const num = (value: unknown) => (typeof value === 'number' ? String(value) : '0');
 /** The library, imported when the command runs (client-node takes a while to load). */
 let lib: typeof import('@capi-kit/client');
@@ -89,7 +87,7 @@ const owner = (item: Item) =>
   (item.raw.metadata?.ownerReferences ?? []).map((r) => `${r.kind}/${r.name}`).join(',') || '<none>';
 
 const common = {
-  name: { header: 'NAME', cell: (i: Item) => str(i.raw.metadata?.name) },
+  name: { header: 'NAME', cell: (i: Item) => cellText(i.raw.metadata?.name) },
   apiVersion: { header: 'APIVERSION', cell: (i: Item) => i.apiVersion },
   cluster: { header: 'CLUSTER', cell: cluster },
   age: { header: 'AGE', cell: (i: Item, c: Context) => age(i.raw.metadata?.creationTimestamp, c.now) },
@@ -99,7 +97,7 @@ const common = {
 } satisfies Record<string, Column>;
 
 function machinesReady(item: Item, context: Context): string {
-  const name = str(item.raw.metadata?.name);
+  const name = cellText(item.raw.metadata?.name);
   const namespace = item.raw.metadata?.namespace;
   const mine = context.machines.filter(
     (m) => m.apiVersion === item.apiVersion && m.raw.metadata?.namespace === namespace && cluster(m) === name,
@@ -126,7 +124,7 @@ const KIND_ROWS: readonly KindRow[] = [
           const endpoint =
             (i.raw.status?.apiEndpoints as { host?: string; port?: number }[] | undefined)?.[0] ??
             (i.raw.spec?.controlPlaneEndpoint as { host?: string; port?: number } | undefined);
-          return endpoint === undefined ? '<none>' : `${str(endpoint.host)}:${num(endpoint.port)}`;
+          return endpoint === undefined ? '<none>' : `${cellText(endpoint.host)}:${num(endpoint.port)}`;
         },
       },
     ],
@@ -139,18 +137,19 @@ const KIND_ROWS: readonly KindRow[] = [
       common.apiVersion,
       common.cluster,
       { header: 'PHASE', cell: phase },
-      { header: 'PROVIDERID', cell: (i) => str(i.raw.spec?.providerID) || '<none>' },
+      { header: 'PROVIDERID', cell: (i) => cellText(i.raw.spec?.providerID) || '<none>' },
       common.age,
       {
         header: 'NODE',
         wide: true,
-        cell: (i) => str((i.raw.status?.nodeRef as { name?: string })?.name) || '<none>',
+        cell: (i) => cellText((i.raw.status?.nodeRef as { name?: string })?.name) || '<none>',
       },
       {
         header: 'VERSION',
         wide: true,
         cell: (i) =>
-          str(i.raw.spec?.version ?? (i.raw.spec?.versions as { kubelet?: string })?.kubelet) || '<none>',
+          cellText(i.raw.spec?.version ?? (i.raw.spec?.versions as { kubelet?: string })?.kubelet) ||
+          '<none>',
       },
       { header: 'OWNER', wide: true, cell: owner },
     ],
@@ -279,7 +278,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     }
     for (const c of clusterList.items) {
       if (c.invalid === undefined && isLaterClusterPaused(c.raw as never))
-        pausedClusters.add(clusterKey(c.raw.metadata?.namespace, str(c.raw.metadata?.name)));
+        pausedClusters.add(clusterKey(c.raw.metadata?.namespace, cellText(c.raw.metadata?.name)));
     }
   }
   for (const item of listed.items)
@@ -304,7 +303,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   }
   const columns = [
     ...(namespace === undefined
-      ? [{ header: 'NAMESPACE', cell: (i: Item) => str(i.raw.metadata?.namespace) } satisfies Column]
+      ? [{ header: 'NAMESPACE', cell: (i: Item) => cellText(i.raw.metadata?.namespace) } satisfies Column]
       : []),
     ...row.columns.filter((c) => output === 'wide' || !c.wide),
   ];

@@ -27,6 +27,7 @@ import { parseCommandLine } from '../args.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { readManifestInput } from '../manifest-input.js';
+import { formatTable } from '../table.js';
 import { jsonText, printable } from '../text.js';
 
 const usage = `Usage: capi-kit phase -f FILE|- [--json]
@@ -290,23 +291,14 @@ function pausedClustersOf(values: readonly unknown[]): Set<string> {
 }
 
 function table(rows: readonly PhaseRow[]): string {
-  const cells = [
-    ['KIND', 'NAME', 'PHASE'],
-    ...rows.map((row) =>
-      [
-        row.kind,
-        row.namespace === '' ? row.name : `${row.namespace}/${row.name}`,
-        row.phase === '' ? 'unknown' : row.phase,
-      ].map(printable),
-    ),
-  ];
-  const widths = [0, 1].map((column) => Math.max(...cells.map((line) => line[column]!.length)));
-  return cells
-    .map(([kind, name, phase]) =>
-      `${kind!.padEnd(widths[0]!)}  ${name!.padEnd(widths[1]!)}  ${phase}`.trimEnd(),
-    )
-    .map((line) => `${line}\n`)
-    .join('');
+  const cells = rows.map((row) =>
+    [
+      row.kind,
+      row.namespace === '' ? row.name : `${row.namespace}/${row.name}`,
+      row.phase === '' ? 'unknown' : row.phase,
+    ].map(printable),
+  );
+  return formatTable(['KIND', 'NAME', 'PHASE'], cells, { gap: 2 });
 }
 
 export const phaseCommand: CommandBody = {
