@@ -1,3 +1,4 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as E from 'fp-ts/lib/Either.js';
@@ -88,11 +89,11 @@ export function handleConversionReview(
       uid,
       apiVersion === undefined
         ? `apiVersion is missing (a ConversionReview is ${CONVERSION_REVIEW_API_VERSION})`
-        : `ConversionReview ${JSON.stringify(apiVersion)} is not supported (only ${CONVERSION_REVIEW_API_VERSION})`,
+        : `ConversionReview ${shown(apiVersion)} is not supported (only ${CONVERSION_REVIEW_API_VERSION})`,
     );
   }
   if (kind !== 'ConversionReview')
-    return failure(uid, `kind is ${JSON.stringify(kind ?? null)}, not ConversionReview`);
+    return failure(uid, `kind is ${shown(kind ?? null)}, not ConversionReview`);
   const desired = request.desiredAPIVersion;
   if (typeof desired !== 'string' || desired === '')
     return failure(uid, 'request.desiredAPIVersion is missing');
@@ -121,7 +122,7 @@ export function handleConversionReview(
     }
     if (E.isLeft(result)) return failure(uid, `${where} (${label}): ${result.left}`);
     if (result.right.apiVersion !== desired) {
-      return failure(uid, `${where} (${label}): cannot convert ${String(object.apiVersion)} to ${desired}`);
+      return failure(uid, `${where} (${label}): cannot convert ${shown(object.apiVersion)} to ${desired}`);
     }
     converted.push(result.right);
   }
@@ -136,7 +137,20 @@ function describe(object: JsonObject): string {
   const metadata = isObject(object.metadata) ? object.metadata : {};
   const name = typeof metadata.name === 'string' ? metadata.name : '(unnamed)';
   const ns = typeof metadata.namespace === 'string' ? `${metadata.namespace}/` : '';
-  return `${String(object.kind)} ${ns}${name}`;
+  const kind = typeof object.kind === 'string' ? object.kind : `(kind ${shown(object.kind)})`;
+  return `${kind} ${ns}${name}`;
+}
+
+/**
+ * A value from the review, for a message: text quoted and cut to 100 characters, a number,
+ * boolean or null as written, anything else by its type. Never the value itself: a list
+ * nested 10,000 deep overflowed the stack of `JSON.stringify` and `String`.
+ */
+function shown(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value;
 }
 
 export interface ServeConversionWebhookOptions extends ConversionReviewOptions {
@@ -164,7 +178,7 @@ export interface ConversionWebhookServer {
 /**
  * Serves `handleConversionReview` over HTTPS (node:https). POSTs to `path` with a JSON
  * ConversionReview get its response; anything else gets 404, 405, 415 (not JSON by its
- * Content-Type), 400 (not JSON by its body) or 413; a request whose conversion throws gets
+ * Content-Type), 400 (not JSON by its body) or 413 (and the connection closed); a request whose conversion throws gets
  * 500, and the server goes on serving.
  */
 export async function serveConversionWebhook(
@@ -173,12 +187,21 @@ export async function serveConversionWebhook(
   const path = options.path ?? '/convert';
   const host = options.host ?? '127.0.0.1';
   const limit = options.maxBodyBytes ?? 32 * 1024 * 1024;
-  const server = createServer({ cert: options.cert, key: options.key }, (req, res) => {
-    const send = (status: number, body: Json | ConversionReviewResponse) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const send = (
+      status: number,
+      body: Json | ConversionReviewResponse,
+      headers: OutgoingHttpHeaders = {},
+    ) => {
+      res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
     };
-    const url = new URL(req.url ?? '/', 'https://localhost');
-    if (url.pathname !== path) return send(404, { error: `no webhook at ${url.pathname}` });
+    // The request target as sent, up to its query (the API server adds `?timeout=30s`). Not
+    // `new URL(target, base)`: a target such as `//` is no URL, and its TypeError, thrown
+    // in this handler, ended the process.
+    const target = req.url ?? '/';
+    const query = target.indexOf('?');
+    const pathname = query === -1 ? target : target.slice(0, query);
+    if (pathname !== path) return send(404, { error: `no webhook at ${shown(pathname)}` });
     if (req.method !== 'POST') return send(405, { error: 'POST a ConversionReview' });
     // The API server sends JSON; a body of any other type is not a review it sent.
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -192,7 +215,9 @@ export async function serveConversionWebhook(
       size += chunk.length;
       if (size > limit && !refused) {
         refused = true;
-        send(413, { error: `request body over ${limit} bytes` });
+        // (the rest of the body is not read: the connection cannot carry another request,
+        // and a client told to keep it would send its next review into a reset)
+        send(413, { error: `request body over ${limit} bytes` }, { Connection: 'close' });
         req.destroy();
         return;
       }
@@ -218,6 +243,18 @@ export async function serveConversionWebhook(
       }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
     });
+  };
+  const server = createServer({ cert: options.cert, key: options.key }, (req, res) => {
+    // One request must never take the server down, whatever it holds.
+    try {
+      handle(req, res);
+    } catch (error) {
+      if (!res.headersSent) {
+        const message = error instanceof Error ? error.message : String(error);
+        res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: `request failed: ${message}` }));
+      } else res.destroy();
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

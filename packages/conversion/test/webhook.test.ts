@@ -1,4 +1,4 @@
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import { createCertificateAuthority } from '@capi-kit/envtest/pki';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
@@ -156,6 +156,27 @@ describe('handleConversionReview', () => {
     });
   });
 
+  it('names a review field of the wrong type by its type: a list 10,000 deep overflowed the stack', () => {
+    const deep = JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`) as unknown;
+    const failure = (r: unknown) => handleConversionReview(r).response.result;
+    expect(failure({ ...review([], 'cluster.x-k8s.io/v1beta2'), apiVersion: deep })).toEqual({
+      status: 'Failure',
+      message: 'ConversionReview a list is not supported (only apiextensions.k8s.io/v1)',
+    });
+    expect(failure({ ...review([], 'cluster.x-k8s.io/v1beta2'), kind: deep })).toEqual({
+      status: 'Failure',
+      message: 'kind is a list, not ConversionReview',
+    });
+    expect(failure(review([{ ...machine('k'), kind: deep }], 'cluster.x-k8s.io/v1beta2'))).toMatchObject({
+      status: 'Failure',
+      message: expect.stringMatching(/^objects\[0\] \(\(kind a list\) default\/k\): /),
+    });
+    expect(failure({ ...review([], 'cluster.x-k8s.io/v1beta2'), apiVersion: 'x'.repeat(500) })).toEqual({
+      status: 'Failure',
+      message: `ConversionReview "${'x'.repeat(100)}…" is not supported (only apiextensions.k8s.io/v1)`,
+    });
+  });
+
   it('takes an operator’s own converter', () => {
     const out = handleConversionReview(
       review([{ apiVersion: 'example.com/v1', kind: 'W', spec: { color: 'red' } }], 'example.com/v2'),
@@ -213,6 +234,12 @@ describe('serveConversionWebhook', () => {
       expect(reply.response.uid).toBe('abc-123');
       expect(reply.response.convertedObjects[0].apiVersion).toBe('cluster.x-k8s.io/v1beta1');
       expect((await send('/other', '{}')).status).toBe(404);
+      // (a target that is no URL: parsing it threw in the handler and ended the process)
+      for (const target of ['//', '////', '//x?y'])
+        expect(await send(target, '{}'), target).toEqual({
+          status: 404,
+          body: JSON.stringify({ error: `no webhook at ${JSON.stringify(target.split('?')[0])}` }),
+        });
       expect((await send('/convert', '', 'GET')).status).toBe(405);
       expect((await send('/convert', '{nope')).status).toBe(400);
       // A review too deep to convert is that review's Failure; the server goes on serving.
@@ -235,6 +262,42 @@ describe('serveConversionWebhook', () => {
       expect((await send('/convert', '{}', 'POST', 'application/json; charset=utf-8')).status).toBe(200);
       expect(server.url).toBe(`https://127.0.0.1:${server.port}/convert`);
     } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a body over the limit with 413 and Connection: close; the next review gets through', async () => {
+    // (the 413 said keep-alive and then reset the connection: a keep-alive client, as the API
+    // server's is, sent its next review into the reset)
+    const ca = await createCertificateAuthority('chain-test-ca');
+    const serving = await ca.issueServerCertificate(['127.0.0.1']);
+    const server = await serveConversionWebhook({
+      cert: serving.certPem,
+      key: serving.keyPem,
+      port: 0,
+      maxBodyBytes: 1024 * 1024,
+    });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: ca.certPem });
+    const send = (body: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = request(
+          server.url,
+          { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      expect(await send('x'.repeat(2 * 1024 * 1024))).toEqual({ status: 413, connection: 'close' });
+      const next = JSON.stringify(review([], 'cluster.x-k8s.io/v1beta1'));
+      expect(await send(next)).toMatchObject({ status: 200 });
+      expect(await send(next)).toMatchObject({ status: 200 });
+    } finally {
+      agent.destroy();
       await server.close();
     }
   });
