@@ -397,6 +397,29 @@ describe('v1beta2 → v1beta1 topology internals without a stash', () => {
   });
 });
 
+describe('keys named __proto__ are kept as keys (plain assignment set the prototype instead)', () => {
+  it('a v1beta2 failure domain named __proto__ becomes a v1beta1 map key, and comes back', () => {
+    // (the v1beta2 CRD asks only 1–256 characters of a name, so the API server stores it)
+    const cluster =
+      JSON.parse(`{"apiVersion":"cluster.x-k8s.io/v1beta2","kind":"Cluster","metadata":{"name":"c","namespace":"ns"},
+      "status":{"failureDomains":[{"name":"__proto__","controlPlane":true},{"name":"zone-a","controlPlane":false}]}}`);
+    const down = convert(cluster, V1BETA1).object as { status: { failureDomains: Obj } };
+    expect(Object.keys(down.status.failureDomains)).toEqual(['__proto__', 'zone-a']);
+    expect(Object.getPrototypeOf(down.status.failureDomains)).toBe(Object.prototype);
+    expect(plain(convert(down, V1BETA2).object)).toStrictEqual(cluster);
+  });
+
+  it('an annotation named __proto__ beside a renamed revision annotation, v1alpha2 → v1alpha3 and back', () => {
+    const md =
+      JSON.parse(`{"apiVersion":"cluster.x-k8s.io/v1alpha2","kind":"MachineDeployment","metadata":{"name":"d","namespace":"ns",
+      "annotations":{"__proto__":"x","machinedeployment.clusters.k8s.io/revision":"3"}},"spec":{}}`);
+    const up = convert(md, V1ALPHA3).object as { metadata: { annotations: Obj } };
+    expect(Object.hasOwn(up.metadata.annotations, '__proto__')).toBe(true);
+    expect(up.metadata.annotations['machinedeployment.clusters.x-k8s.io/revision']).toBe('3');
+    expect(plain(convert(up, V1ALPHA2).object)).toStrictEqual(md);
+  });
+});
+
 describe('v1beta2 → v1beta1 references', () => {
   const v1beta2: Obj = {
     apiVersion: V1BETA2,

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { checkKeyPairRecords } from '../key-pairs.js';
 import { type AppliedMove, type FieldMove, moveObject } from '../moves.js';
 import {
+  assign,
   deletePath,
   formatPath,
   getPath,
@@ -209,7 +210,7 @@ function withoutEmptyObjects(value: JsonObject): JsonObject | undefined {
   const out: JsonObject = {};
   for (const [key, v] of Object.entries(value)) {
     const kept = isObject(v) ? withoutEmptyObjects(v) : v;
-    if (kept !== undefined) out[key] = kept;
+    if (kept !== undefined) assign(out, key, kept);
   }
   return Object.keys(out).length === 0 ? undefined : out;
 }

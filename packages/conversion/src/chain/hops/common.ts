@@ -1,4 +1,4 @@
-import { getPath, isObject, type Json, type JsonObject } from '../../path.js';
+import { assign, getPath, isObject, type Json, type JsonObject } from '../../path.js';
 import type { HopMove } from '../hop.js';
 
 /** A row for a field only the newer version of a hop has: dropped going down, kept by the stash. */
@@ -26,7 +26,7 @@ export function annotationRenames(
     const out: JsonObject = {};
     for (const [key, v] of Object.entries(value)) {
       const target = renames.get(key);
-      out[target !== undefined && !Object.hasOwn(value, target) ? target : key] = v;
+      assign(out, target !== undefined && !Object.hasOwn(value, target) ? target : key, v);
     }
     return out;
   };

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../path.js';
+import { assign, type JsonObject } from '../../path.js';
 import { type Hop, type HopMove, hopGroup } from '../hop.js';
 import { V1ALPHA4, V1BETA1 } from '../versions.js';
 import { added, mapItems, removed } from './common.js';
@@ -33,7 +33,7 @@ const TOPOLOGY_MD_ADDED = [
 const withoutAdded = (item: JsonObject): JsonObject => {
   if (!TOPOLOGY_MD_ADDED.some((k) => Object.hasOwn(item, k))) return item;
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(item)) if (!TOPOLOGY_MD_ADDED.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(item)) if (!TOPOLOGY_MD_ADDED.includes(k)) assign(out, k, v);
   return out;
 };
 

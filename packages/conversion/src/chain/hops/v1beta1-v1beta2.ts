@@ -1,4 +1,5 @@
 import {
+  assign,
   getPath,
   isObject,
   type Json,
@@ -160,7 +161,7 @@ const failureDomains: HopMove = {
     for (const item of list) {
       if (!isObject(item) || typeof item.name !== 'string' || Object.hasOwn(out, item.name)) continue;
       const { name, ...rest } = item;
-      out[name] = rest;
+      assign(out, name, rest); // (a domain may be named __proto__: the CRD allows any name)
     }
     return out;
   },
