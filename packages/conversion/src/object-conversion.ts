@@ -146,7 +146,8 @@ function convertListItems(
   if (E.isLeft(generated)) return E.left(fail(generated.left));
   const list = clone(object);
   list.apiVersion = to;
-  if (items !== undefined) list.items = converted;
+  // (`items: null` stays null: a List without items as it was given)
+  if (items !== undefined && items !== null) list.items = converted;
   return E.right({
     object: list,
     generated: generated.right,

@@ -151,6 +151,19 @@ describe('referenceApiVersionsFromCrds', () => {
     expect(hostile('c.b.example.com', 'A')).toBe(undefined);
   });
 
+  it('skips what is no CRD: null in the list, null labels, metadata or names (they threw a TypeError)', () => {
+    const odd = referenceApiVersionsFromCrds([
+      null,
+      { metadata: { name: 'ks.g', labels: null }, spec: { group: 'g', names: { kind: 'K' } } },
+      { metadata: null, spec: { group: 'g', names: { kind: 'M' } } },
+      { spec: { group: 'g', names: null } },
+      { spec: null },
+      crd('ns.g', 'g', 'N', { 'cluster.x-k8s.io/v1beta2': 'v2' }),
+    ] as unknown as ContractCrd[]);
+    expect([odd('g', 'K'), odd('g', 'M'), odd('g', 'N')]).toEqual([undefined, undefined, 'g/v2']);
+    expect(contractVersionFromLabels(null as never)).toBe(undefined);
+  });
+
   it('fills a v1beta2 Machine’s references going down; a stash still wins over the lookup', () => {
     const machine = {
       apiVersion: V1BETA2,

@@ -179,4 +179,16 @@ describe('Lists convert item by item, losslessly (1,000 Lists of up to 4 items p
       );
     }, 300_000);
   }
+
+  it('a List with items: null keeps it null, both ways (it came back as [])', () => {
+    for (const kind of kinds) {
+      for (const [from, to] of [
+        [V1ALPHA1, V1ALPHA2],
+        [V1ALPHA2, V1ALPHA1],
+      ] as const) {
+        const list = { apiVersion: from, kind: `${kind}List`, metadata: {}, items: null };
+        expect(convert(list, to)).toStrictEqual({ ...list, apiVersion: to });
+      }
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { isObject } from '../path.js';
 /**
  * Which apiVersion a v1beta2 reference `{apiGroup, kind, name}` has when it goes back to a
  * v1beta1 ObjectReference, by Cluster API's contract labels. A provider's CRD says which of
@@ -92,7 +93,8 @@ export function contractVersionFromLabels(
   const contracts = compatibleContracts(contract).sort((a, b) => compareKubeAwareVersions(b, a));
   for (const candidate of contracts) {
     const key = `${CONTRACT_LABEL_GROUP}/${candidate}`;
-    const value = labels !== undefined && Object.hasOwn(labels, key) ? labels[key] : undefined;
+    // (CRDs are input too: labels of another type, `null` included, hold no contract)
+    const value = field(labels, key);
     const versions = typeof value === 'string' ? labelVersions(value) : [];
     if (versions.length === 0) continue;
     versions.sort(compareKubeAwareVersions);
@@ -100,6 +102,15 @@ export function contractVersionFromLabels(
   }
   return undefined;
 }
+
+/** `value[key]` when `value` is an object that has it. */
+const field = (value: unknown, key: string): unknown =>
+  isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+
+const nameOf = (crd: ContractCrd): string => {
+  const name = field(field(crd, 'metadata'), 'name');
+  return typeof name === 'string' ? name : '';
+};
 
 /**
  * The lookup the v1beta2 → v1beta1 hop takes as `referenceApiVersion`, from a set of CRDs.
@@ -115,8 +126,10 @@ export function referenceApiVersionsFromCrds(
   // on a real server; the parts are kept apart anyway, so a hostile CRD cannot split wrongly.
   const byGroupKind = new Map<string, { group: string; kind: string; crds: ContractCrd[] }>();
   for (const crd of crds) {
-    const group = crd.spec?.group;
-    const kind = crd.spec?.names?.kind;
+    // (CRDs are input: `null` in the list, or a spec of another type, is no CRD to read)
+    const spec = field(crd, 'spec');
+    const group = field(spec, 'group');
+    const kind = field(field(spec, 'names'), 'kind');
     if (typeof group !== 'string' || typeof kind !== 'string') continue;
     const key = `${kind}/${group}`;
     const entry = byGroupKind.get(key);
@@ -127,12 +140,15 @@ export function referenceApiVersionsFromCrds(
   for (const [key, { group, kind, crds: matches }] of byGroupKind) {
     const expectedName = `${kind.toLowerCase()}s.${group}`;
     const ordered = [...matches].sort((a, b) => {
-      const an = a.metadata?.name ?? '';
-      const bn = b.metadata?.name ?? '';
+      const an = nameOf(a);
+      const bn = nameOf(b);
       if ((an === expectedName) !== (bn === expectedName)) return an === expectedName ? -1 : 1;
       return an < bn ? -1 : an > bn ? 1 : 0;
     });
-    const found = contractVersionFromLabels(ordered[0]!.metadata?.labels, contract);
+    const labels = field(field(ordered[0], 'metadata'), 'labels') as
+      | Readonly<Record<string, string>>
+      | undefined;
+    const found = contractVersionFromLabels(labels, contract);
     chosen.set(key, found === undefined ? undefined : `${group}/${found.version}`);
   }
   return (group, kind) => chosen.get(`${kind}/${group}`);
