@@ -33,6 +33,13 @@ export interface FieldMove {
   readonly down?: (value: Json | undefined, root: JsonObject) => Json | undefined;
   /** Run the transform (with `undefined`) even when the source field is absent: it may add a value. */
   readonly evenIfAbsent?: Direction;
+  /**
+   * The transforms return `undefined` only for a value the target field cannot hold (a
+   * duration that does not parse, a clusterctl `${VAR}`): such a value is reported as
+   * `unconverted`, so the conversion can warn that the field is left out. (Without it,
+   * `undefined` may also mean "unset", as a zero that stands for no value does.)
+   */
+  readonly strict?: boolean;
   /** Why the field moves or goes: shown in the report and in docs/conversion.md. */
   readonly note: string;
 }
@@ -43,6 +50,8 @@ export interface AppliedMove {
   /** Absent: the value has no home in the target version (it is in the stash). */
   readonly to?: string;
   readonly note: string;
+  /** The value has no form `to` can hold (a `strict` row): `to` was not written; the stash keeps it. */
+  readonly unconverted?: true;
 }
 
 function joinPath(prefix: string, path: string): string {
@@ -71,6 +80,8 @@ interface PreparedRow {
    */
   readonly moveReport: AppliedMove | undefined;
   readonly dropReport: AppliedMove;
+  /** A `strict` row whose transform had no value for `to`. */
+  readonly unconvertedReport: AppliedMove | undefined;
   readonly transform: FieldMove['up'];
   readonly always: boolean;
   /**
@@ -112,6 +123,10 @@ function prepare(moves: readonly FieldMove[], direction: Direction, prefix: stri
             ? undefined
             : Object.freeze({ from: fromLabel, to: toLabel, note: move.note }),
         dropReport: Object.freeze({ from: fromLabel, note: move.note }),
+        unconvertedReport:
+          toLabel === undefined || move.strict !== true
+            ? undefined
+            : Object.freeze({ from: fromLabel, to: toLabel, note: move.note, unconverted: true as const }),
         fromParent,
         fromKey: fromPath?.at(-1),
         fromGrandparent: fromPath !== undefined && fromPath.length > 1 ? fromPath.slice(0, -2) : undefined,
@@ -260,7 +275,7 @@ export function applyMoves(
       }
     }
     if (row.toKey === undefined || moved === undefined) {
-      if (value !== undefined) applied?.push(row.dropReport);
+      if (value !== undefined) applied?.push(row.unconvertedReport ?? row.dropReport);
       continue;
     }
     const target = writableObjectAt(out, row.toParent!, owned);

@@ -46,14 +46,19 @@ export interface ConversionReport {
 export const objectLabel: (o: ObjectReport) => string = formatObjectName;
 
 /** The report as text for people: one block per object that changed. */
+/** Where a moved value went, as the text report says it. */
+function movedTo(m: AppliedMove): string {
+  if (m.unconverted === true) return `(no form ${m.to} can hold; stashed)`;
+  return m.to ?? '(no field; stashed)';
+}
+
 export function formatReport(report: ConversionReport): string {
   const lines: string[] = [`conversion to ${report.to}: ${report.outputDocuments} document(s) written`];
   for (const doc of report.documents) {
     for (const o of doc.objects) {
       const head = `document ${doc.index + 1}: ${objectLabel(o)}: ${o.action}${o.from && o.to ? ` (${o.from} -> ${o.to})` : ''}`;
       lines.push('', head);
-      for (const m of o.moves)
-        lines.push(`  moved   ${m.from} -> ${m.to ?? '(no field; stashed)'}  # ${m.note}`);
+      for (const m of o.moves) lines.push(`  moved   ${m.from} -> ${movedTo(m)}  # ${m.note}`);
       for (const p of o.stashed) lines.push(`  stashed ${p}`);
       for (const p of o.restored) lines.push(`  restored ${p}`);
       for (const p of o.keptEdits) lines.push(`  kept edit ${p} (stash value not applied)`);

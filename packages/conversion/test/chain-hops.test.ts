@@ -590,3 +590,46 @@ describe('durations', () => {
     [7200, '2h0m0s'],
   ])('%i seconds print as Go does: %s', (s, text) => expect(secondsToDuration(s)).toBe(text));
 });
+
+describe('a duration field holding what is no duration (a clusterctl placeholder)', () => {
+  // (built from parts: the lint reads ${…} in a plain string as a mistaken template)
+  const placeholder = (name: string) => `$${'{'}${name}}`;
+  // (it was left out of the result with the report saying "no field", and no warning)
+  const machine = (spec: Obj, apiVersion: ChainVersion) => ({
+    apiVersion,
+    kind: 'Machine',
+    metadata: { name: 'm', namespace: 'default' },
+    spec: { clusterName: 'c', bootstrap: { dataSecretName: 's' }, ...spec },
+  });
+
+  it('up to v1beta2: left out with a warning, the report says so, and the way back restores it', () => {
+    const input = machine(
+      { nodeDrainTimeout: placeholder('NODE_DRAIN_TIMEOUT'), nodeDeletionTimeout: '10s' },
+      V1BETA1,
+    );
+    const up = convert(input, V1BETA2);
+    expect((up.object.spec as Obj).deletion).toEqual({ nodeDeletionTimeoutSeconds: 10 });
+    expect(up.reports[0]!.warnings).toEqual([
+      'spec.nodeDrainTimeout: the value has no form spec.deletion.nodeDrainTimeoutSeconds can hold, so that field is left out; the stash keeps the value for the way back',
+    ]);
+    expect(up.reports[0]!.moves).toContainEqual(
+      expect.objectContaining({ from: 'spec.nodeDrainTimeout', unconverted: true }),
+    );
+    expect(convert(up.object, V1BETA1).object).toStrictEqual(input);
+  });
+
+  it('down to v1beta1: a seconds field that is no whole number is left out with a warning', () => {
+    const input = machine({ deletion: { nodeDrainTimeoutSeconds: placeholder('SECONDS') } }, V1BETA2);
+    const down = convert(input, V1BETA1);
+    expect((down.object.spec as Obj).nodeDrainTimeout).toBeUndefined();
+    expect(down.reports[0]!.warnings).toContain(
+      'spec.deletion.nodeDrainTimeoutSeconds: the value has no form spec.nodeDrainTimeout can hold, so that field is left out; the stash keeps the value for the way back',
+    );
+    expect(convert(down.object, V1BETA2).object).toStrictEqual(input);
+  });
+
+  it('a zero or a duration that parses gives no warning', () => {
+    const up = convert(machine({ nodeDrainTimeout: '0s', nodeVolumeDetachTimeout: '1m' }, V1BETA1), V1BETA2);
+    expect(up.reports[0]!.warnings).toEqual([]);
+  });
+});

@@ -48,6 +48,8 @@ export interface HopMove {
   readonly up?: FieldMove['up'];
   readonly down?: FieldMove['down'];
   readonly evenIfAbsent?: Direction;
+  /** See `FieldMove.strict`: `undefined` from a transform means the value has no form there. */
+  readonly strict?: boolean;
   /**
    * Where under this row a stash may restore, relative to the group (key arrays: keys may hold
    * dots). Default: the row's own paths. A row that rewrites a whole map (annotation renames)
@@ -103,6 +105,7 @@ export function hopMoves(rows: readonly HopMove[]): readonly FieldMove[] {
     ...(row.up === undefined ? {} : { up: row.up }),
     ...(row.down === undefined ? {} : { down: row.down }),
     ...(row.evenIfAbsent === undefined ? {} : { evenIfAbsent: row.evenIfAbsent }),
+    ...(row.strict === undefined ? {} : { strict: row.strict }),
     note: row.note,
   }));
 }
@@ -335,7 +338,7 @@ export function convertHop(
     restored = result.applied;
     keptEdits = result.skipped;
   }
-  const warnings: string[] = [];
+  const warnings = unconvertedWarnings(moves);
   table.finish?.(out, rest, direction, options, warnings, owned);
   const reverse = direction === 'up' ? 'down' : 'up';
   // (read once by diff, then dropped: it shares structure with `out` and `rest`)
@@ -364,6 +367,17 @@ export function convertHop(
     keptEdits: keptEdits.map((e) => formatPath(e.path)),
     warnings,
   });
+}
+
+/** A warning for each value a `strict` row could not convert (a duration that is a `${VAR}`). */
+export function unconvertedWarnings(moves: readonly AppliedMove[]): string[] {
+  return moves.flatMap((m) =>
+    m.unconverted === true
+      ? [
+          `${m.from}: the value has no form ${m.to} can hold, so that field is left out; the stash keeps the value for the way back`,
+        ]
+      : [],
+  );
 }
 
 export function stashRefused(refusal: StashRefusal): HopFailure {

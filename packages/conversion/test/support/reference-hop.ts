@@ -12,6 +12,7 @@ import {
   hopStashRules,
   plainHop,
   stashRefused,
+  unconvertedWarnings,
 } from '../../src/chain/hop.js';
 import type { AppliedMove } from '../../src/moves.js';
 import { formatPath, getPath, type JsonObject } from '../../src/path.js';
@@ -65,7 +66,7 @@ export function referenceConvertHop(
     restored = result.applied;
     keptEdits = result.skipped;
   }
-  const warnings: string[] = [];
+  const warnings = unconvertedWarnings(moves);
   // (`out` is a deep copy: owning a path in it copies what is already its own)
   table.finish?.(out, rest, direction, options, warnings, new Set<object>());
   const reverse = direction === 'up' ? 'down' : 'up';

@@ -130,6 +130,9 @@ const seconds = (lower: string, upper: string): HopMove => ({
   upper,
   up: (v) => durationToSeconds(v),
   down: (v) => secondsToDuration(v),
+  // (a value that is no duration, or no whole number of seconds, such as a clusterctl
+  // `${NODE_DRAIN_TIMEOUT}`, is left out with a warning)
+  strict: true,
   note: 'duration becomes whole seconds (upstream truncates; the stash keeps the exact text)',
 });
 
