@@ -8,6 +8,7 @@ import { type AppliedMove, moveObject } from './moves.js';
 import {
   conversionInput,
   convertListOrObject,
+  convertV1List,
   type DocumentConversion,
   identity,
   type ObjectConversion,
@@ -310,6 +311,8 @@ function convertCheckedObject(
   if (E.isLeft(checked)) return checked;
   const input = checked.right;
   const { apiVersion, kind, fail } = input;
+  if (apiVersion === 'v1' && kind === 'List')
+    return convertV1List(input, (item) => convertCheckedObject(item, to, options));
   const direction: Direction = to === V1ALPHA2 ? 'up' : 'down';
   const from = sourceVersion(direction);
   const group = apiGroup(apiVersion);

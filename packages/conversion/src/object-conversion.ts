@@ -164,7 +164,9 @@ function convertListItems(
  * different content (two same-named Clusters, two credentials Secrets) are refused, as a
  * manifest refuses them, rather than leaving the later to overwrite the other on apply.
  */
-function distinctOutputs(results: readonly ObjectConversion[]): E.Either<ConversionFailure, JsonObject[]> {
+function distinctOutputs(
+  results: readonly { readonly generated: readonly JsonObject[] }[],
+): E.Either<ConversionFailure, JsonObject[]> {
   const out: JsonObject[] = [];
   const seen = new Map<string, { value: JsonObject; item: number }>();
   for (const [item, result] of results.entries()) {
@@ -184,6 +186,46 @@ function distinctOutputs(results: readonly ObjectConversion[]): E.Either<Convers
     }
   }
   return E.right(out);
+}
+
+/**
+ * A `v1 List` (what `kubectl get -o json` gives for several objects) converts item by item,
+ * each item an object of its own, of any kind and version (`convertItem`), as a manifest
+ * converts it. The first failing item fails the List, its path prefixed with `items[i]`; the
+ * List's own report (unchanged: it stays `v1`) comes first. Before, a v1 List passed through
+ * as an object of the core group: nothing in it converted, and nothing said so.
+ */
+export function convertV1List(
+  input: ConversionInput,
+  convertItem: (item: unknown) => E.Either<ConversionError, DocumentConversion>,
+): E.Either<ConversionError, DocumentConversion> {
+  const { object, kind, fail } = input;
+  const items = object.items;
+  if (items === undefined || items === null) return E.right(single(unchanged(object, kind)));
+  if (!Array.isArray(items)) return E.left(fail({ path: 'items', message: 'must be a list' }));
+  const converted: JsonObject[] = [];
+  const results: DocumentConversion[] = [];
+  for (const [i, item] of items.entries()) {
+    const result = convertItem(item);
+    if (E.isLeft(result)) {
+      const { path } = result.left;
+      return E.left({
+        ...result.left,
+        path: path === undefined || path === '' ? `items[${i}]` : `items[${i}].${path}`,
+      });
+    }
+    converted.push(result.right.object);
+    results.push(result.right);
+  }
+  const generated = distinctOutputs(results);
+  if (E.isLeft(generated)) return E.left(fail(generated.left));
+  const list = clone(object);
+  list.items = converted;
+  return E.right({
+    object: list,
+    generated: generated.right,
+    reports: [unchanged(list, kind).report, ...results.flatMap((r) => r.reports)],
+  });
 }
 
 /** How one converter converts one object of a kind it knows, and what it calls its versions. */

@@ -4,9 +4,11 @@ import {
   type ChainOptions,
   type ChainVersion,
   CONVERSION_DATA_ANNOTATION,
+  convertObject,
   convertTo,
   durationToSeconds,
   secondsToDuration,
+  V1ALPHA1,
   V1ALPHA2,
   V1ALPHA3,
   V1ALPHA4,
@@ -631,5 +633,62 @@ describe('a duration field holding what is no duration (a clusterctl placeholder
   it('a zero or a duration that parses gives no warning', () => {
     const up = convert(machine({ nodeDrainTimeout: '0s', nodeVolumeDetachTimeout: '1m' }, V1BETA1), V1BETA2);
     expect(up.reports[0]!.warnings).toEqual([]);
+  });
+});
+
+describe('a v1 List (kubectl get -o json of several objects) converts item by item', () => {
+  // (it passed through as an object of the core group: nothing in it converted, silently)
+  const machine = (name: string) => ({
+    apiVersion: V1ALPHA3,
+    kind: 'Machine',
+    metadata: { name, namespace: 'ns' },
+    spec: { clusterName: 'c', bootstrap: { dataSecretName: 's' } },
+  });
+  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'ns' } };
+
+  it('each item as an object of its own, other kinds unchanged, nested Lists too, and back', () => {
+    const list = {
+      apiVersion: 'v1',
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+      items: [machine('a'), secret, { apiVersion: 'v1', kind: 'List', items: [machine('b')] }],
+    };
+    const up = convert(list, V1BETA2);
+    const items = up.object.items as Obj[];
+    expect(items.map((i) => i.apiVersion)).toEqual([V1BETA2, 'v1', 'v1']);
+    expect((items[2]!.items as Obj[])[0]!.apiVersion).toBe(V1BETA2);
+    expect(up.reports.map((r) => `${r.kind} ${r.name ?? ''} ${r.action}`)).toEqual([
+      'List  unchanged',
+      'Machine a converted',
+      'Secret s unchanged',
+      'List  unchanged',
+      'Machine b converted',
+    ]);
+    expect(convert(up.object, V1ALPHA3).object).toStrictEqual(list);
+  });
+
+  it('a failing item fails the List, its path under items[i]', () => {
+    const bad = { ...machine('x'), metadata: { name: 'x', namespace: 'ns', labels: { l: 5 } } };
+    const result = convertTo({ apiVersion: 'v1', kind: 'List', items: [machine('a'), bad] }, V1BETA2);
+    expect(E.isLeft(result) && result.left).toMatchObject({
+      objectKind: 'Machine',
+      name: 'x',
+      path: 'items[1].metadata.labels.l',
+    });
+    expect(E.isLeft(convertTo({ apiVersion: 'v1', kind: 'List', items: 5 }, V1BETA2))).toBe(true);
+  });
+
+  it('convertObject (v1alpha1 ⇄ v1alpha2) does the same', () => {
+    const v1alpha2Machine = {
+      apiVersion: V1ALPHA2,
+      kind: 'Machine',
+      metadata: { name: 'm', namespace: 'ns' },
+      spec: {
+        bootstrap: {},
+        infrastructureRef: { apiVersion: 'infra.example.com/v1', kind: 'M', name: 'm' },
+      },
+    };
+    const down = convertObject({ apiVersion: 'v1', kind: 'List', items: [v1alpha2Machine] }, V1ALPHA1);
+    expect(E.isRight(down) && (down.right.object.items as Obj[])[0]!.apiVersion).toBe(V1ALPHA1);
   });
 });

@@ -5,6 +5,7 @@ import type { AppliedMove } from '../moves.js';
 import {
   conversionInput,
   convertListOrObject,
+  convertV1List,
   type DocumentConversion,
   identity,
   type ObjectConversion,
@@ -188,6 +189,8 @@ function convertCheckedTo(
       fail({ message: `${String(to)} is not a version this converter knows (${CHAIN_VERSIONS.join(', ')})` }),
     );
   }
+  if (apiVersion === 'v1' && kind === 'List')
+    return convertV1List(input, (item) => convertCheckedTo(item, to, options));
   const group = apiGroup(apiVersion);
   if (group !== V1ALPHA1_GROUP && group !== V1ALPHA2_GROUP) {
     return E.right(single(unchanged(object, kind)));
