@@ -144,10 +144,9 @@ function convertListItems(
   }
   const generated = distinctOutputs(results);
   if (E.isLeft(generated)) return E.left(fail(generated.left));
-  const list = clone(object);
-  list.apiVersion = to;
   // (`items: null` stays null: a List without items as it was given)
-  if (items !== undefined && items !== null) list.items = converted;
+  const list = withItems(object, Array.isArray(items) ? converted : undefined);
+  list.apiVersion = to;
   return E.right({
     object: list,
     generated: generated.right,
@@ -156,6 +155,18 @@ function convertListItems(
       ...results.map((r) => r.report),
     ],
   });
+}
+
+/**
+ * A copy of a List with `items` (when given) in place of its own, which are not copied: they
+ * were converted one by one, and copying them again would double a large List's cost.
+ */
+function withItems(list: JsonObject, items: JsonObject[] | undefined): JsonObject {
+  if (items === undefined) return clone(list);
+  // (the spread keeps the key order; `items` is replaced where it stands)
+  const copy: JsonObject = clone({ ...list, items: [] });
+  copy.items = items;
+  return copy;
 }
 
 /**
@@ -219,8 +230,7 @@ export function convertV1List(
   }
   const generated = distinctOutputs(results);
   if (E.isLeft(generated)) return E.left(fail(generated.left));
-  const list = clone(object);
-  list.items = converted;
+  const list = withItems(object, converted);
   return E.right({
     object: list,
     generated: generated.right,
