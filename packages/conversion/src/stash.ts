@@ -173,10 +173,15 @@ export function applyStash(
     }
     if (owned !== undefined) ownPath(target, entry.path, owned, entry.path.length - 1);
     if (entry.value === undefined) deletePath(target, entry.path);
-    else {
-      setPath(target, entry.path, entry.value); // entries are freshly decoded: no copy needed
+    else if (setPath(target, entry.path, entry.value)) {
+      // (entries are freshly decoded: no copy needed)
       if (fresh !== undefined && entry.value !== null && typeof entry.value === 'object')
         fresh.add(entry.value);
+    } else {
+      // A path that runs through a list by a key, or through a scalar: nothing was written,
+      // so it is not reported as restored (a forged `status.conditions.5` was).
+      skipped.push(entry);
+      continue;
     }
     applied.push(entry);
   }

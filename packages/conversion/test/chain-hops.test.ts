@@ -692,3 +692,27 @@ describe('a v1 List (kubectl get -o json of several objects) converts item by it
     expect(E.isRight(down) && (down.right.object.items as Obj[])[0]!.apiVersion).toBe(V1ALPHA1);
   });
 });
+
+describe('a stash entry whose path cannot be written', () => {
+  it('is not reported as restored (a list indexed by a key: nothing was written)', () => {
+    const cluster = {
+      apiVersion: V1BETA2,
+      kind: 'Cluster',
+      metadata: {
+        name: 'c',
+        namespace: 'ns',
+        annotations: {
+          [CONVERSION_DATA_ANNOTATION]: JSON.stringify({
+            restores: V1BETA1,
+            patch: [{ p: ['status', 'conditions', '5'], v: { type: 'X' } }],
+          }),
+        },
+      },
+      status: { deprecated: { v1beta1: { conditions: [{ type: 'Ready', status: 'True' }] } } },
+    };
+    const down = convert(cluster, V1BETA1);
+    expect((down.object.status as Obj).conditions).toEqual([{ type: 'Ready', status: 'True' }]);
+    expect(down.reports[0]!.restored).toEqual([]);
+    expect(down.reports[0]!.keptEdits).toEqual(['status.conditions["5"]']);
+  });
+});
