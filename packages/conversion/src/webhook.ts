@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { jsonTypeName } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ChainOptions, convertTo } from './chain/convert.js';
 import { isChainVersion } from './chain/versions.js';
@@ -143,14 +144,14 @@ function describe(object: JsonObject): string {
 
 /**
  * A value from the review, for a message: text quoted and cut to 100 characters, a number,
- * boolean or null as written, anything else by its type. Never the value itself: a list
+ * boolean or null as written, anything else by its type (`a list`). Never the value itself: a list
  * nested 10,000 deep overflowed the stack of `JSON.stringify` and `String`.
  */
 function shown(value: unknown): string {
   if (typeof value === 'string')
     return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value;
+  return jsonTypeName(value);
 }
 
 export interface ServeConversionWebhookOptions extends ConversionReviewOptions {
@@ -178,8 +179,8 @@ export interface ConversionWebhookServer {
 /**
  * Serves `handleConversionReview` over HTTPS (node:https). POSTs to `path` with a JSON
  * ConversionReview get its response; anything else gets 404, 405, 415 (not JSON by its
- * Content-Type), 400 (not JSON by its body) or 413 (and the connection closed); a request whose conversion throws gets
- * 500, and the server goes on serving.
+ * Content-Type), 400 (not JSON by its body) or 413 (and the connection closed); a request
+ * whose conversion throws gets 500, and the server goes on serving.
  */
 export async function serveConversionWebhook(
   options: ServeConversionWebhookOptions,

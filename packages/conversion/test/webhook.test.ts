@@ -3,7 +3,11 @@ import { createCertificateAuthority } from '@capi-kit/envtest/pki';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { CONVERSION_DATA_ANNOTATION } from '../src/index.js';
-import { handleConversionReview, serveConversionWebhook } from '../src/webhook.js';
+import {
+  handleConversionReview,
+  type ServeConversionWebhookOptions,
+  serveConversionWebhook,
+} from '../src/webhook.js';
 
 const machine = (name: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'cluster.x-k8s.io/v1alpha3',
@@ -191,6 +195,19 @@ describe('handleConversionReview', () => {
   });
 });
 
+/** A webhook server on a free port of 127.0.0.1, with a certificate from a fresh CA. */
+async function served(options: Partial<ServeConversionWebhookOptions> = {}) {
+  const ca = await createCertificateAuthority('chain-test-ca');
+  const serving = await ca.issueServerCertificate(['127.0.0.1', 'localhost']);
+  const server = await serveConversionWebhook({
+    cert: serving.certPem,
+    key: serving.keyPem,
+    port: 0,
+    ...options,
+  });
+  return { ca, server };
+}
+
 /** One HTTPS request to a webhook server trusting `caPem`: its status and body. */
 function post(
   server: { port: number },
@@ -219,9 +236,7 @@ function post(
 
 describe('serveConversionWebhook', () => {
   it('serves ConversionReviews over HTTPS and refuses other requests', async () => {
-    const ca = await createCertificateAuthority('chain-test-ca');
-    const serving = await ca.issueServerCertificate(['127.0.0.1', 'localhost']);
-    const server = await serveConversionWebhook({ cert: serving.certPem, key: serving.keyPem, port: 0 });
+    const { ca, server } = await served();
     try {
       const send = (path: string, body: string, method?: string, type?: string) =>
         post(server, ca.certPem, path, body, method, type);
@@ -269,14 +284,7 @@ describe('serveConversionWebhook', () => {
   it('answers a body over the limit with 413 and Connection: close; the next review gets through', async () => {
     // (the 413 said keep-alive and then reset the connection: a keep-alive client, as the API
     // server's is, sent its next review into the reset)
-    const ca = await createCertificateAuthority('chain-test-ca');
-    const serving = await ca.issueServerCertificate(['127.0.0.1']);
-    const server = await serveConversionWebhook({
-      cert: serving.certPem,
-      key: serving.keyPem,
-      port: 0,
-      maxBodyBytes: 1024 * 1024,
-    });
+    const { ca, server } = await served({ maxBodyBytes: 1024 * 1024 });
     const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: ca.certPem });
     const send = (body: string) =>
       new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
@@ -303,12 +311,7 @@ describe('serveConversionWebhook', () => {
   });
 
   it('answers 500 when a conversion throws, and goes on serving', async () => {
-    const ca = await createCertificateAuthority('chain-test-ca');
-    const serving = await ca.issueServerCertificate(['127.0.0.1']);
-    const server = await serveConversionWebhook({
-      cert: serving.certPem,
-      key: serving.keyPem,
-      port: 0,
+    const { ca, server } = await served({
       convert: (o) => {
         if (o.kind === 'Bad') throw new Error('the operator’s converter broke');
         return E.right({ ...o, apiVersion: 'example.com/v2' });

@@ -10,8 +10,8 @@ export interface MistypedTypeMeta {
   readonly message: string;
 }
 
-/** What a JSON value is, in words. */
-function jsonTypeName(value: unknown): string {
+/** What a JSON value is, in words (`a list`, `a map`, `a number`): never the value itself. */
+export function jsonTypeName(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'a map' : `a ${typeof value}`;
 }
