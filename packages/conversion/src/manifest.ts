@@ -6,8 +6,8 @@ import type { ChainVersion } from './chain/versions.js';
 import type { ResolvedMachineClass } from './convert.js';
 import { type ConversionError, erroneousObject } from './errors.js';
 import { nameFromGenerateName } from './generated-name.js';
-import { outputIdentity, writtenTwiceMessage } from './output-identity.js';
-import { deepEqual, getPath, isObject, type JsonObject } from './path.js';
+import { WrittenOutputs, writtenTwiceMessage } from './output-identity.js';
+import { getPath, isObject, type JsonObject } from './path.js';
 import { quotedPlaceholders, writeYaml } from './placeholders.js';
 import type { ClusterInfo, ConversionPlugin } from './plugins.js';
 import { type ConversionReport, type DocumentReport, type ObjectReport, objectLabel } from './report.js';
@@ -181,7 +181,7 @@ export function convertDocuments(
   const output: unknown[] = [];
   const reports: DocumentReport[] = [];
   const warnings: string[] = [];
-  const seen = new Map<string, { index: number; value: unknown }>();
+  const written = new WrittenOutputs<number>();
   const removed: { index: number; line?: number; object: JsonObject }[] = [];
   const at = (doc: InputDocument) => ({
     index: doc.index,
@@ -207,18 +207,16 @@ export function convertDocuments(
     }
     const { object, generated, reports: objectReports } = result.right;
     for (const value of [object, ...generated]) {
-      const key = outputIdentity(value);
-      const first = key === undefined ? undefined : seen.get(key);
-      if (key !== undefined && first === undefined) seen.set(key, { index: doc.index, value });
-      if (first !== undefined) {
-        // Converting a manifest that already holds the objects a plug-in makes (converted
-        // before, or converted back and forth) yields the same object twice: write it once.
-        if (deepEqual(first.value, value)) continue;
+      // Converting a manifest that already holds the objects a plug-in makes (converted
+      // before, or converted back and forth) yields the same object twice: write it once.
+      const added = written.add(value, doc.index);
+      if (added === 'again') continue;
+      if (added !== 'new') {
         errors.push({
           code: 'duplicate-output',
           ...at(doc),
           ...erroneousObject(doc.value),
-          message: `${writtenTwiceMessage(value, `document ${first.index + 1}`)}; does the manifest mix versions of one object?`,
+          message: `${writtenTwiceMessage(value, `document ${added.conflict + 1}`)}; does the manifest mix versions of one object?`,
         });
         continue;
       }

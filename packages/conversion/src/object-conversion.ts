@@ -1,8 +1,8 @@
 import { mistypedTypeMeta } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ConversionError, ConversionFailure } from './errors.js';
-import { outputIdentity, writtenTwiceMessage } from './output-identity.js';
-import { clone, deepEqual, isObject, type JsonObject } from './path.js';
+import { WrittenOutputs, writtenTwiceMessage } from './output-identity.js';
+import { clone, isObject, type JsonObject } from './path.js';
 import type { ObjectReport } from './report.js';
 
 /**
@@ -179,19 +179,16 @@ function distinctOutputs(
   results: readonly { readonly generated: readonly JsonObject[] }[],
 ): E.Either<ConversionFailure, JsonObject[]> {
   const out: JsonObject[] = [];
-  const seen = new Map<string, { value: JsonObject; item: number }>();
+  const written = new WrittenOutputs<number>();
   for (const [item, result] of results.entries()) {
     for (const value of result.generated) {
-      const key = outputIdentity(value);
-      const first = key === undefined ? undefined : seen.get(key);
-      if (first === undefined) {
-        if (key !== undefined) seen.set(key, { value, item });
-        out.push(value);
-      } else if (!deepEqual(first.value, value)) {
+      const added = written.add(value, item);
+      if (added === 'new') out.push(value);
+      else if (added !== 'again') {
         return E.left({
           code: 'duplicate-output',
           path: `items[${item}]`,
-          message: `${writtenTwiceMessage(value, `items[${first.item}]`)}; do two items share a name?`,
+          message: `${writtenTwiceMessage(value, `items[${added.conflict}]`)}; do two items share a name?`,
         });
       }
     }

@@ -1,5 +1,5 @@
 import { formatObjectName, objectName } from '@capi-kit/core/objects';
-import { isObject } from './path.js';
+import { deepEqual, isObject, type JsonObject } from './path.js';
 import { apiGroup } from './versions.js';
 
 /**
@@ -9,7 +9,7 @@ import { apiGroup } from './versions.js';
  * (a Secret made for each of two same-named Clusters would hand one the other's password).
  * `undefined` for what has no such identity: no name, no apiVersion, or a List.
  */
-export function outputIdentity(value: unknown): string | undefined {
+function outputIdentity(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
   const { kind, name, namespace } = objectName(value);
   const apiVersion = value.apiVersion;
@@ -27,4 +27,25 @@ export function outputIdentity(value: unknown): string | undefined {
 /** `Secret ns/name would be written twice, with different content (also by <first>)`. */
 export function writtenTwiceMessage(value: unknown, first: string): string {
   return `${formatObjectName(objectName(value))} would be written twice, with different content (also by ${first})`;
+}
+
+/**
+ * The outputs written so far, by identity, so that each object is written once. `add` says
+ * whether to write `value` (`'new'`), skip it as the same object again (`'again'`: a manifest
+ * that already holds what a plug-in makes, a List holding one item twice), or refuse it as a
+ * different object of an identity already written, and by whom (`origin`).
+ */
+export class WrittenOutputs<O> {
+  readonly #seen = new Map<string, { readonly value: JsonObject; readonly origin: O }>();
+
+  add(value: JsonObject, origin: O): 'new' | 'again' | { readonly conflict: O } {
+    const key = outputIdentity(value);
+    if (key === undefined) return 'new';
+    const first = this.#seen.get(key);
+    if (first === undefined) {
+      this.#seen.set(key, { value, origin });
+      return 'new';
+    }
+    return deepEqual(first.value, value) ? 'again' : { conflict: first.origin };
+  }
 }
