@@ -27,10 +27,11 @@ export interface FieldMove {
   readonly v1alpha2?: string;
   /**
    * Value transform going up; `undefined` writes nothing. `root` is the unmoved source object
-   * at the table's root, for moves that depend on a sibling field.
+   * at the table's root, for moves that depend on a sibling field. `unconverted` is given to
+   * `nested` rows only (when the conversion reports).
    */
-  readonly up?: (value: Json | undefined, root: JsonObject) => Json | undefined;
-  readonly down?: (value: Json | undefined, root: JsonObject) => Json | undefined;
+  readonly up?: MoveTransform;
+  readonly down?: MoveTransform;
   /** Run the transform (with `undefined`) even when the source field is absent: it may add a value. */
   readonly evenIfAbsent?: Direction;
   /**
@@ -40,8 +41,33 @@ export interface FieldMove {
    * `undefined` may also mean "unset", as a zero that stands for no value does.)
    */
   readonly strict?: boolean;
+  /**
+   * The transform converts values inside the field with rows of its own (each item of a
+   * list, a health check's timeouts) and tells `unconverted` of each it could not convert,
+   * so the conversion warns about those as it does about a `strict` row's field.
+   */
+  readonly nested?: boolean;
   /** Why the field moves or goes: shown in the report and in docs/conversion.md. */
   readonly note: string;
+}
+
+/**
+ * Told of a value inside a `nested` row's field that has no form the target can hold: where
+ * it was and where it would have gone, relative to the field (`[0].nodeDrainTimeout`,
+ * `timeout`), in the report's path notation.
+ */
+export type UnconvertedSink = (from: string, to: string) => void;
+
+export type MoveTransform = (
+  value: Json | undefined,
+  root: JsonObject,
+  unconverted?: UnconvertedSink,
+) => Json | undefined;
+
+/** `outer` and a path relative to it (`[0].timeout`, `timeout`): one path in report notation. */
+export function joinLabel(outer: string, inner: string): string {
+  if (outer === '') return inner;
+  return inner.startsWith('[') ? `${outer}${inner}` : `${outer}.${inner}`;
 }
 
 /** What one applied row did, for the conversion report. */
@@ -265,7 +291,11 @@ export function applyMoves(
     }
     if (value === undefined && !row.always) continue;
     const moved =
-      row.toKey === undefined ? undefined : row.transform === undefined ? value : row.transform(value, root);
+      row.toKey === undefined
+        ? undefined
+        : row.transform === undefined
+          ? value
+          : row.transform(value, root, row.move.nested === true ? innerSink(row, applied) : undefined);
     // A row that rewrites a field in place keeps the key where it was (stable output order).
     // (`value` defined: every container on the way is a plain object, so this finds it.)
     if (value !== undefined && !(row.inPlace && moved !== undefined)) {
@@ -285,6 +315,14 @@ export function applyMoves(
       applied.push(row.moveReport!);
     }
   }
+}
+
+/** Reports, as `row`'s own, the values its transform could not convert inside its field. */
+function innerSink(row: PreparedRow, applied: AppliedMove[] | undefined): UnconvertedSink | undefined {
+  if (applied === undefined || row.moveReport === undefined) return undefined;
+  const { from, to, note } = row.moveReport;
+  return (innerFrom, innerTo) =>
+    applied.push({ from: joinLabel(from, innerFrom), to: joinLabel(to!, innerTo), note, unconverted: true });
 }
 
 /** Rows applied at `at` (`''`: the object); `movesDown`, when given, is their order going down. */

@@ -1,13 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { checkKeyPairRecords } from '../key-pairs.js';
-import { type AppliedMove, type FieldMove, moveObject } from '../moves.js';
+import { type AppliedMove, type FieldMove, type MoveTransform, moveObject } from '../moves.js';
 import {
   assign,
   deletePath,
   formatPath,
   getPath,
   isObject,
-  type Json,
   type JsonObject,
   type OwnedSet,
   ownPath,
@@ -50,6 +49,8 @@ export interface HopMove {
   readonly evenIfAbsent?: Direction;
   /** See `FieldMove.strict`: `undefined` from a transform means the value has no form there. */
   readonly strict?: boolean;
+  /** See `FieldMove.nested`: the transform reports the values inside it that it left out. */
+  readonly nested?: boolean;
   /**
    * Where under this row a stash may restore, relative to the group (key arrays: keys may hold
    * dots). Default: the row's own paths. A row that rewrites a whole map (annotation renames)
@@ -106,6 +107,7 @@ export function hopMoves(rows: readonly HopMove[]): readonly FieldMove[] {
     ...(row.down === undefined ? {} : { down: row.down }),
     ...(row.evenIfAbsent === undefined ? {} : { evenIfAbsent: row.evenIfAbsent }),
     ...(row.strict === undefined ? {} : { strict: row.strict }),
+    ...(row.nested === undefined ? {} : { nested: row.nested }),
     note: row.note,
   }));
 }
@@ -197,16 +199,19 @@ export function plainHop(
 export function nestedRows(
   rows: readonly HopMove[],
   dropEmpty = false,
-): Required<Pick<HopMove, 'up' | 'down'>> {
+): Required<Pick<HopMove, 'up' | 'down' | 'nested'>> {
   const groups = [hopGroup('', rows)];
   const run =
-    (direction: Direction) =>
-    (value: Json | undefined): Json | undefined => {
+    (direction: Direction): MoveTransform =>
+    (value, _root, unconverted) => {
       if (!isObject(value)) return value;
-      const out = moveObject(value, groups, direction, undefined, { afterGroup: pruneEmptied });
+      // (reported only to pass on what the `strict` rows inside could not convert)
+      const applied: AppliedMove[] | undefined = unconverted === undefined ? undefined : [];
+      const out = moveObject(value, groups, direction, undefined, { afterGroup: pruneEmptied, applied });
+      for (const move of applied ?? []) if (move.unconverted === true) unconverted!(move.from, move.to!);
       return dropEmpty ? withoutEmptyObjects(out) : out;
     };
-  return { up: run('up'), down: run('down') };
+  return { up: run('up'), down: run('down'), nested: true };
 }
 
 function withoutEmptyObjects(value: JsonObject): JsonObject | undefined {

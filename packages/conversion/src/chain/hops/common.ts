@@ -1,3 +1,4 @@
+import { joinLabel, type MoveTransform, type UnconvertedSink } from '../../moves.js';
 import { assign, getPath, isObject, type Json, type JsonObject } from '../../path.js';
 import type { HopMove } from '../hop.js';
 
@@ -49,10 +50,24 @@ export function labelAt(root: JsonObject, path: readonly string[], key: string):
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Renames the value of each item's key in a list of objects, both ways (timeouts → …Seconds). */
-export function mapItems(transform: (item: JsonObject) => JsonObject) {
-  return (value: Json | undefined): Json | undefined =>
-    Array.isArray(value) ? value.map((item) => (isObject(item) ? transform(item) : item)) : value;
+const at = (index: number, inner: string) => joinLabel(`[${index}]`, inner);
+
+/**
+ * A transform of each object item of a list (timeouts → …Seconds, a topology's rows); what
+ * an item's transform could not convert is passed on under the item's index.
+ */
+export function mapItems(
+  transform: (item: JsonObject, root: JsonObject, unconverted?: UnconvertedSink) => Json | undefined,
+): MoveTransform {
+  return (value, root, unconverted) =>
+    Array.isArray(value)
+      ? value.map((item, i) =>
+          isObject(item)
+            ? (transform(item, root, unconverted && ((from, to) => unconverted(at(i, from), at(i, to)))) ??
+              item)
+            : item,
+        )
+      : value;
 }
 
 /** `group/version` → `group` (`''` for the core group's `v1`). */

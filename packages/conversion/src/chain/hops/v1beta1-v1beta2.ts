@@ -171,23 +171,30 @@ const failureDomains: HopMove = {
   note: 'failure domains: a map by name in v1beta1, a list sorted by name in v1beta2',
 };
 
-const timeoutSeconds = mapItems((item) => {
+// An item's timeout with no form the other version can hold (a clusterctl `${TIMEOUT}` going
+// up, seconds that are no whole number going down) is left out and reported; the stash keeps it.
+const timeoutSeconds = mapItems((item, _root, unconverted) => {
   if (!Object.hasOwn(item, 'timeout')) return item;
   const { timeout, ...rest } = item;
   const s = durationToSeconds(timeout);
-  return s === undefined ? item : { ...rest, timeoutSeconds: s };
+  if (s !== undefined) return { ...rest, timeoutSeconds: s };
+  unconverted?.('timeout', 'timeoutSeconds');
+  return rest;
 });
-const timeoutText = mapItems((item) => {
+const timeoutText = mapItems((item, _root, unconverted) => {
   if (!Object.hasOwn(item, 'timeoutSeconds')) return item;
   const { timeoutSeconds: s, ...rest } = item;
   const text = secondsToDuration(s);
-  return text === undefined ? item : { ...rest, timeout: text };
+  if (text !== undefined) return { ...rest, timeout: text };
+  unconverted?.('timeoutSeconds', 'timeout');
+  return rest;
 });
 const conditionChecks = (lower: string, upper: string): HopMove => ({
   lower,
   upper,
   up: timeoutSeconds,
   down: timeoutText,
+  nested: true,
   note: 'unhealthy conditions move under spec.checks with timeoutSeconds',
 });
 
@@ -288,15 +295,17 @@ const topologyRows: HopMove[] = [
   {
     lower: 'spec.topology.workers.machineDeployments',
     upper: 'spec.topology.workers.machineDeployments',
-    up: mapItems(machineDeploymentTopology.up as (item: JsonObject) => JsonObject),
-    down: mapItems(machineDeploymentTopology.down as (item: JsonObject) => JsonObject),
+    up: mapItems(machineDeploymentTopology.up),
+    down: mapItems(machineDeploymentTopology.down),
+    nested: true,
     note: 'each machine deployment topology regroups strategy, timeouts and health check',
   },
   {
     lower: 'spec.topology.workers.machinePools',
     upper: 'spec.topology.workers.machinePools',
-    up: mapItems(machinePoolTopology.up as (item: JsonObject) => JsonObject),
-    down: mapItems(machinePoolTopology.down as (item: JsonObject) => JsonObject),
+    up: mapItems(machinePoolTopology.up),
+    down: mapItems(machinePoolTopology.down),
+    nested: true,
     note: 'each machine pool topology’s timeouts become seconds under deletion',
   },
 ];
