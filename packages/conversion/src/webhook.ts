@@ -176,11 +176,15 @@ export interface ConversionWebhookServer {
   close(): Promise<void>;
 }
 
+/** How long the rest of a body over the limit is read (and dropped) before the 413 goes out. */
+const DRAIN_MS = 10_000;
+
 /**
  * Serves `handleConversionReview` over HTTPS (node:https). POSTs to `path` with a JSON
  * ConversionReview get its response; anything else gets 404, 405, 415 (not JSON by its
- * Content-Type), 400 (not JSON by its body) or 413 (and the connection closed); a request
- * whose conversion throws gets 500, and the server goes on serving.
+ * Content-Type), 400 (not JSON by its body) or 413 (after the rest of the body, then the
+ * connection closed); a request whose conversion throws gets 500, and the server goes on
+ * serving.
  */
 export async function serveConversionWebhook(
   options: ServeConversionWebhookOptions,
@@ -211,21 +215,28 @@ export async function serveConversionWebhook(
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let refused = false;
+    let drain: NodeJS.Timeout | undefined;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit && !refused) {
-        refused = true;
-        // (the rest of the body is not read: the connection cannot carry another request,
-        // and a client told to keep it would send its next review into a reset)
-        send(413, { error: `request body over ${limit} bytes` }, { Connection: 'close' });
-        req.destroy();
+      if (drain !== undefined) return;
+      if (size <= limit) {
+        chunks.push(chunk);
         return;
       }
-      if (!refused) chunks.push(chunk);
+      // The 413 waits for the end of the body, which is read and dropped. Answering at once
+      // and closing then reset the connection with the rest unread, and the reset could
+      // overtake the answer: the client saw ECONNRESET, not 413. A client still sending
+      // after DRAIN_MS is cut off.
+      chunks.length = 0;
+      drain = setTimeout(() => req.destroy(), DRAIN_MS);
     });
+    req.on('close', () => clearTimeout(drain));
     req.on('end', () => {
-      if (refused) return;
+      if (drain !== undefined) {
+        // (the connection cannot carry another request: a client told to keep it would
+        // send its next review into the close)
+        return send(413, { error: `request body over ${limit} bytes` }, { Connection: 'close' });
+      }
       let review: unknown;
       try {
         review = JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -310,6 +310,34 @@ describe('serveConversionWebhook', () => {
     }
   });
 
+  it('reads the rest of a body over the limit before its 413, so no reset overtakes the answer', async () => {
+    // (it answered at the first chunk over the limit and closed with the rest unread: the
+    // close reset the connection, and a loaded client saw ECONNRESET instead of the 413)
+    const { ca, server } = await served({ maxBodyBytes: 1024 });
+    let ended = false;
+    try {
+      const answer = new Promise<{ status: number; afterEnd: boolean }>((resolve, reject) => {
+        const req = request(
+          server.url,
+          { method: 'POST', ca: ca.certPem, headers: { 'Content-Type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, afterEnd: ended }));
+          },
+        );
+        req.on('error', reject);
+        req.write('x'.repeat(4096));
+        setTimeout(() => {
+          ended = true;
+          req.end('x'.repeat(4096));
+        }, 300);
+      });
+      expect(await answer).toEqual({ status: 413, afterEnd: true });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers 500 when a conversion throws, and goes on serving', async () => {
     const { ca, server } = await served({
       convert: (o) => {
