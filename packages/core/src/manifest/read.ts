@@ -765,12 +765,19 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
       index += 1;
       continue;
     }
+    // The yaml package often reports one mistake several times at one place ("Implicit keys
+    // need to be on a single line", "Unexpected block-seq-ind …", …): the first says it.
+    const places = new Set<number>(); // (the offsets reported so far in this document)
     for (const [i, error] of doc.errors.entries()) {
+      if (places.has(error.pos[0])) continue;
       if (errors.length >= MAX_REPORTED_ERRORS) {
-        hidden += doc.errors.length - i;
+        const left = new Set(doc.errors.slice(i).map((e) => e.pos[0]));
+        for (const place of places) left.delete(place);
+        hidden += left.size;
         firstHidden ??= { index, offset: error.pos[0] };
         break;
       }
+      places.add(error.pos[0]);
       const pos = linePos(error.pos[0]);
       const cutShort = unpadded !== undefined && error.message.startsWith('Missing closing');
       errors.push({

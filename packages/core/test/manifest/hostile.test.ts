@@ -180,6 +180,19 @@ describe('readManifest on hostile input', () => {
     ]);
   });
 
+  it('reports one mistake once: errors at one place are one error', () => {
+    // (a list item under a mapping gave three errors at each item, all at its column 1)
+    const found = errors('a: b\n- c\n- d\ne: f\n');
+    expect(found.map((e) => [e.line, e.column, e.message])).toEqual([
+      [2, 1, 'Implicit keys need to be on a single line'],
+      [3, 1, 'Implicit keys need to be on a single line'],
+    ]);
+    // past the cap, the places left out are counted once each
+    const many = errors(`q: ${Array(150).fill('"a"').join(' ')}\n${'- x\n'.repeat(3)}`);
+    expect(many).toHaveLength(101);
+    expect(many[100]!.omitted).toEqual({ syntaxErrors: 149 + 3 - 100, documents: 0 });
+  });
+
   it('reports the first of 200,000 syntax errors on one line each at its own column, then how many more, in linear time', () => {
     // With the yaml package's prettyErrors every error copied the whole line (quadratic: 20,000
     // took 0.9 s, 200,000 over a minute); this fails by vitest's timeout if that comes back.
