@@ -1,6 +1,7 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
+import { servedKubeconfigText } from './served-kubeconfig.js';
 
 /** The Secret key that holds a workload cluster's kubeconfig (both versions). */
 export const KUBECONFIG_SECRET_KEY = 'value';
@@ -85,11 +86,14 @@ export async function workloadKubeConfig(
   if (typeof encoded !== 'string' || encoded === '') return malformed(path, 'missing or empty');
   if (!BASE64.test(encoded)) return malformed(path, 'is not base64');
   const text = Buffer.from(encoded, 'base64').toString('utf8');
+  // Checked before loading (client-node reads a token-file while it loads).
+  const served = servedKubeconfigText(text);
+  if (E.isLeft(served)) return malformed(path, served.left);
   // Made with the management KubeConfig's own class: a subclass that signs every request
   // (the CLI's request deadline, a proxy) then reaches the workload cluster too.
   const kubeConfig = new (management.constructor as new () => KubeConfig)();
   try {
-    kubeConfig.loadFromString(text);
+    kubeConfig.loadFromString(served.right);
   } catch (error) {
     return malformed(
       path,

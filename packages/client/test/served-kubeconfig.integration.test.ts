@@ -1,0 +1,105 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connect, describeCluster, workloadKubeConfig } from '../src/index.js';
+import { capiCrdDirs, unwrap, unwrapLeft } from './helpers/fixtures.js';
+
+// A `<cluster>-kubeconfig` Secret is written by whoever may write Secrets on the management
+// cluster. Reading it must not run a command or read a local file on the reader's machine.
+const env = useControlPlane();
+
+describe.skipIf(noControlPlane())(
+  'a workload kubeconfig served in a Secret is data, not instructions',
+  () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'capi-kit-served-kubeconfig-'));
+    const marker = join(scratch, 'exec-ran');
+    const tokenFile = join(scratch, 'local-token');
+    writeFileSync(tokenFile, 'a-local-secret-token');
+
+    const cluster = { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true };
+    const kubeconfig = (user: Record<string, unknown>, clusterExtra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'w', cluster: { ...cluster, ...clusterExtra } }],
+        users: [{ name: 'u', user }],
+        contexts: [{ name: 'c', context: { cluster: 'w', user: 'u' } }],
+        'current-context': 'c',
+      });
+    const execUser = {
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1beta1',
+        command: '/bin/sh',
+        args: [
+          '-c',
+          `touch ${marker}; echo '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"x"}}'`,
+        ],
+      },
+    };
+    const cases: [string, string, string][] = [
+      ['exec', kubeconfig(execUser), 'users[0].user.exec is refused'],
+      [
+        'auth-provider',
+        kubeconfig({ 'auth-provider': { name: 'gcp', config: { 'cmd-path': `touch ${marker}` } } }),
+        'users[0].user.auth-provider is refused',
+      ],
+      ['token-file', kubeconfig({ 'token-file': tokenFile }), 'users[0].user.token-file is refused'],
+      ['client-key', kubeconfig({ 'client-key': tokenFile }), 'users[0].user.client-key is refused'],
+      [
+        'certificate-authority',
+        kubeconfig({ token: 't' }, { 'certificate-authority': tokenFile }),
+        'clusters[0].cluster.certificate-authority is refused',
+      ],
+    ];
+
+    beforeAll(async () => {
+      for (const dir of capiCrdDirs) await env.installCRDs(dir);
+      const core = env.kubeConfig.makeApiClient(CoreV1Api);
+      for (const [name, text] of cases) {
+        await core.createNamespacedSecret({
+          namespace: env.namespace,
+          body: {
+            metadata: { name: `${name}-kubeconfig` },
+            data: { value: Buffer.from(text).toString('base64') },
+          },
+        });
+      }
+    });
+
+    it.each(cases)('a kubeconfig with %s is refused, naming the field', async (name, _text, message) => {
+      const error = unwrapLeft(
+        await workloadKubeConfig(env.kubeConfig, { metadata: { name, namespace: env.namespace } }),
+      );
+      expect(error).toMatchObject({ code: 'kubeconfig-secret-malformed', path: 'data.value' });
+      expect(error.message).toContain(message);
+    });
+
+    it('describe cluster does not run the command of a kubeconfig Secret', async () => {
+      await env.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+        group: 'cluster.x-k8s.io',
+        version: 'v1alpha2',
+        namespace: env.namespace,
+        plural: 'clusters',
+        body: {
+          apiVersion: 'cluster.x-k8s.io/v1alpha2',
+          kind: 'Cluster',
+          metadata: { name: 'exec', namespace: env.namespace },
+          spec: {},
+        },
+      });
+      const client = unwrap(await connect(env.kubeConfig));
+      const described = unwrap(await describeCluster(client, 'exec', { namespace: env.namespace }));
+      expect(existsSync(marker)).toBe(false);
+      expect(described.nodesKnown).toBe(false);
+      expect(described.problems).toEqual([
+        {
+          object: `Secret ${env.namespace}/exec-kubeconfig`,
+          message: expect.stringContaining('users[0].user.exec is refused'),
+        },
+      ]);
+    });
+  },
+);
