@@ -141,6 +141,7 @@ class Provider implements NodeGroupProvider {
       autoDiscovery: this.autoDiscovery,
       registry: this.registry,
       nodes: this.workloads.all().flatMap((w) => w.nodes.list()),
+      scope: this.workloads.scope(),
     });
     // Keep a group's object across rebuilds while its bounds are unchanged.
     const groups = new Map<string, NodeGroup>();

@@ -6,6 +6,7 @@
  */
 import { ProviderIDIndex, type ProviderIDRegistry } from '@capi-kit/providerid';
 import { type AutoDiscoverySpec, allowedByAutoDiscovery } from './auto-discovery.js';
+import { type ClusterScope, inNodeCluster } from './cluster-scope.js';
 import { nodeGroupBoundsOf } from './eligibility.js';
 import { clusterNamespaceAnnotation, machineAnnotations } from './keys.js';
 import {
@@ -101,6 +102,8 @@ export interface SnapshotInput {
   readonly registry: ProviderIDRegistry;
   /** The Nodes of every workload cluster, to name each machine's Node. */
   readonly nodes?: readonly KubeObject[];
+  /** With several workload clusters: a Node matches only Machines of its own cluster. */
+  readonly scope?: ClusterScope;
 }
 
 const label = (kind: string, o: KubeObject) => `${kind} ${keyOf(o)}`;
@@ -183,8 +186,10 @@ export class Snapshot {
   // in an autoscaler's loop) then cost a map read instead of a providerID parse.
   readonly #machinesByNodeID = new Map<string, readonly KubeObject[]>();
   readonly #nodeOfMachine = new Map<KubeObject, KubeObject | null>();
+  readonly #scope: ClusterScope | undefined;
 
   constructor(input: SnapshotInput) {
+    this.#scope = input.scope;
     const sets = new Map<string, KubeObject>();
     for (const ms of input.machineSets) sets.set(keyOf(ms), ms);
     const deployments = new Map<string, KubeObject>();
@@ -249,8 +254,9 @@ export class Snapshot {
       this.#nodesByName.set(nameOf(node), this.#nodesByName.has(nameOf(node)) ? null : node);
       const providerID = stringField(node, 'spec', 'providerID') ?? '';
       if (providerID.trim() === '') continue;
-      const found = this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID);
-      this.#machinesByNodeID.set(providerID, found);
+      const all = this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID);
+      this.#machinesByNodeID.set(providerID, all);
+      const found = this.#ofNodeCluster(node, all);
       // A machine two Nodes claim has no Node of its own (null), as one claimed by none.
       if (found.length === 1)
         this.#nodeOfMachine.set(found[0]!, this.#nodeOfMachine.has(found[0]!) ? null : node);
@@ -315,12 +321,16 @@ export class Snapshot {
   machineOfNode(node: KubeObject): MachineLookup {
     const providerID = stringField(node, 'spec', 'providerID') ?? '';
     if (providerID.trim() !== '') {
-      const found = this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID);
+      const found = this.#ofNodeCluster(
+        node,
+        this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID),
+      );
       if (found.length === 1) return { machine: found[0]!, matchedBy: 'provider-id' };
       if (found.length > 1) return { machine: undefined, ambiguous: found };
       if (isFailedMachineProviderID(providerID)) {
         const machine = this.machinesByKey.get(machineKeyFromFailedProviderID(providerID));
-        if (machine !== undefined) return { machine, matchedBy: 'failed-machine' };
+        if (machine !== undefined && inNodeCluster(this.#scope, node, machine))
+          return { machine, matchedBy: 'failed-machine' };
       }
     }
     const annotations = annotationsOf(node);
@@ -332,8 +342,14 @@ export class Snapshot {
         ? value
         : `${annotations[clusterNamespaceAnnotation] ?? namespaceOf(node)}/${value}`;
       const machine = this.machinesByKey.get(machineKey);
-      if (machine !== undefined) return { machine, matchedBy: 'node-annotation' };
+      if (machine !== undefined && inNodeCluster(this.#scope, node, machine))
+        return { machine, matchedBy: 'node-annotation' };
     }
     return { machine: undefined };
+  }
+
+  /** The machines of `found` that may be `node`'s (all of them with one workload cluster). */
+  #ofNodeCluster(node: KubeObject, found: readonly KubeObject[]): readonly KubeObject[] {
+    return this.#scope === undefined ? found : found.filter((m) => inNodeCluster(this.#scope, node, m));
   }
 }

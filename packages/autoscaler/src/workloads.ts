@@ -9,6 +9,7 @@ import { workloadKubeConfig } from '@capi-kit/client';
 import { type LeaseLocation, NodeLeaseObserver } from '@capi-kit/lease';
 import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { clusterNameOf } from './cluster-name.js';
+import { type ClusterScope, clusterScope } from './cluster-scope.js';
 import { type ResourceCache, startNodeCache } from './informer.js';
 import { apiCall } from './management-api.js';
 import { type KubeObject, namespaceOf } from './objects.js';
@@ -74,6 +75,13 @@ export class Workloads {
     if (!this.#fromSecret) return '';
     const cluster = clusterNameOf(machine);
     return cluster === '' ? '' : `${namespaceOf(machine)}/${cluster}`;
+  }
+
+  /** Which cluster each Node is of, when there are several workload clusters; else undefined. */
+  scope(): ClusterScope | undefined {
+    if (!this.#fromSecret) return undefined;
+    const nodes = this.all().flatMap((w) => w.nodes.list().map((node) => ({ node, cluster: w.key })));
+    return clusterScope(nodes, (machine) => this.keyOf(machine));
   }
 
   forMachine(machine: KubeObject): WorkloadCluster | undefined {
