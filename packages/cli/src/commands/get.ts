@@ -54,8 +54,8 @@ interface Item {
 
 interface Context {
   readonly now: number;
-  /** Machines of the listed scope, for the clusters' MACHINES column. */
-  readonly machines: readonly Item[];
+  /** Machines of the listed scope by `machineGroup` key, for the clusters' MACHINES column. */
+  readonly machines: ReadonlyMap<string, readonly Item[]>;
   /** `namespace/name` of the paused Clusters of the listed scope (v1alpha3+), for Machine phases. */
   readonly pausedClusters: ReadonlySet<string>;
 }
@@ -96,12 +96,25 @@ const common = {
   available: { header: 'AVAILABLE', cell: (i: Item) => num(i.raw.status?.availableReplicas) },
 } satisfies Record<string, Column>;
 
+/** A Cluster's Machines are those of its apiVersion and namespace that name it. */
+const machineGroup = (apiVersion: string, namespace: string | undefined, clusterName: string) =>
+  `${apiVersion}\u0000${namespace ?? ''}\u0000${clusterName}`;
+
+/** The Machines grouped once: looking each Cluster's up in the whole list is clusters × machines. */
+function byCluster(machines: readonly Item[]): Map<string, Item[]> {
+  const groups = new Map<string, Item[]>();
+  for (const m of machines) {
+    const key = machineGroup(m.apiVersion, m.raw.metadata?.namespace, cluster(m));
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [m]);
+    else group.push(m);
+  }
+  return groups;
+}
+
 function machinesReady(item: Item, context: Context): string {
   const name = cellText(item.raw.metadata?.name);
-  const namespace = item.raw.metadata?.namespace;
-  const mine = context.machines.filter(
-    (m) => m.apiVersion === item.apiVersion && m.raw.metadata?.namespace === namespace && cluster(m) === name,
-  );
+  const mine = context.machines.get(machineGroup(item.apiVersion, item.raw.metadata?.namespace, name)) ?? [];
   // v1alpha2 writes `running`, v1alpha3+ `Running`.
   return `${mine.filter((m) => phase(m, context).toLowerCase() === 'running').length}/${mine.length}`;
 }
@@ -259,14 +272,14 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     io.stderr(`capi-kit get: ${printable(listed.error)}\n`);
     return ExitCode.cluster;
   }
-  let machines: Item[] = [];
+  let machines = new Map<string, Item[]>();
   if (row.kind === 'Cluster' && (output === 'table' || output === 'wide')) {
     const machineList = await listServed(client, 'Machine', namespace);
     if ('error' in machineList) {
       io.stderr(`capi-kit get: ${printable(machineList.error)}\n`);
       return ExitCode.cluster;
     }
-    machines = machineList.items;
+    machines = byCluster(machineList.items);
   }
   // A paused Cluster leaves its Machines' stored phases standing: find which are paused.
   const pausedClusters = new Set<string>();
