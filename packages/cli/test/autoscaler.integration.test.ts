@@ -221,4 +221,36 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit autoscaler', () => {
     expect([unreachable.code, unreachable.stdout]).toEqual([3, '']);
     expect(unreachable.stderr).toMatch(/^capi-kit autoscaler: /);
   });
+
+  it('node-group --workload-from-secret: a Node not found while a workload cluster could not be read names that cluster (exit 3)', async () => {
+    // Cluster `west`: a Machine of it, and a kubeconfig Secret whose server refuses connections.
+    const namespace = management.namespace;
+    await management.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+      group,
+      version,
+      namespace,
+      plural: 'machines',
+      body: {
+        apiVersion: `${group}/${version}`,
+        kind: 'Machine',
+        metadata: { name: 'west-m0', labels: { 'cluster.x-k8s.io/cluster-name': 'west' } },
+        spec: {
+          bootstrap: { data: 'eA==' },
+          infrastructureRef: { apiVersion: 'infrastructure.example/v1', kind: 'TestMachine', name: 'x' },
+        },
+      },
+    });
+    const config = JSON.parse(workload.kubeConfig.exportConfig());
+    for (const c of config.clusters) c.cluster.server = 'https://127.0.0.1:1';
+    await management.kubeConfig.makeApiClient(CoreV1Api).createNamespacedSecret({
+      namespace,
+      body: { metadata: { name: 'west-kubeconfig' }, stringData: { value: JSON.stringify(config) } },
+    });
+    const result = await autoscaler('node-group', 'west-node-0', '--workload-from-secret');
+    expect([result.code, result.stdout]).toEqual([3, '']);
+    expect(result.stderr).toContain('no Node named west-node-0');
+    expect(result.stderr).toContain(`warning: workload cluster ${namespace}/west: `);
+    // A Node of a cluster that was read is still found.
+    expect((await autoscaler('node-group', nodes[1]!, '--workload-from-secret')).code).toBe(0);
+  });
 });

@@ -46,7 +46,8 @@ Options:
       --json                       groups: one JSON object a line; node-group: one object
 
 Exit codes: 0 done, 1 unknown node or invalid node-group annotations, 2 usage error,
-3 cluster or API error (an unusable kubeconfig included).
+3 cluster or API error (an unusable kubeconfig included; an unknown node while a
+workload cluster could not be read).
 `;
 
 const options = {
@@ -124,7 +125,11 @@ function nodeGroup(provider: NodeGroupProvider, node: string, io: CliIO, asJson:
   const r = provider.explainNode(node);
   if (r.nodeObject === undefined) {
     io.stderr(`capi-kit autoscaler: ${printable(r.reason ?? `unknown node ${node}`)}\n`);
-    return ExitCode.input;
+    // The Node may be in a workload cluster that could not be read: name those, and make it
+    // a cluster error (3), not an unknown node (1).
+    const unread = provider.problems().filter((p) => p.code === 'workload-unavailable');
+    warn(io, unread);
+    return unread.length > 0 ? ExitCode.cluster : ExitCode.input;
   }
   if (asJson) io.stdout(json(resolutionRecord(r)));
   else {
