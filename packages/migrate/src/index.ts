@@ -20,6 +20,8 @@ export type { Write, WriteHook } from './cluster-api.js';
 export { hasApiProblem, type MigrateError, type Problem } from './errors.js';
 export {
   CLUSTER_SECRET_PURPOSES,
+  type ClusterIndex,
+  clusterIndex,
   type Inventory,
   namedLikeCluster,
   owningCluster,

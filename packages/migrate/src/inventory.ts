@@ -41,23 +41,59 @@ const SKIPPED_SECRET_TYPES = new Set(['kubernetes.io/service-account-token']);
 export const CLUSTER_SECRET_PURPOSES = ['kubeconfig', 'ca', 'etcd', 'proxy', 'sa', 'apiserver-etcd-client'];
 
 /**
+ * The Clusters a Secret is judged against, indexed once: per namespace, their names and
+ * their UIDs. Judging each Secret against the whole list instead costs secrets × clusters,
+ * minutes for a management cluster with thousands of Clusters in one namespace.
+ */
+export interface ClusterIndex {
+  /** namespace → Cluster names. */
+  readonly names: ReadonlyMap<unknown, ReadonlySet<string>>;
+  /** namespace → Cluster UID → Cluster name. */
+  readonly uids: ReadonlyMap<unknown, ReadonlyMap<string, string>>;
+}
+
+export function clusterIndex(clusters: readonly JsonObject[]): ClusterIndex {
+  const names = new Map<unknown, Set<string>>();
+  const uids = new Map<unknown, Map<string, string>>();
+  for (const cluster of clusters) {
+    const namespace = metadataOf(cluster).namespace;
+    const name = keyOf(cluster).name;
+    const uid = uidOf(cluster);
+    if (!names.has(namespace)) names.set(namespace, new Set());
+    names.get(namespace)!.add(name);
+    if (uid === undefined) continue;
+    if (!uids.has(namespace)) uids.set(namespace, new Map());
+    // (the first of a UID wins, as a search of the list would find it)
+    if (!uids.get(namespace)!.has(uid)) uids.get(namespace)!.set(uid, name);
+  }
+  return { names, uids };
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
  * The Cluster a Secret belongs to: the one it names in an ownerReference, else the one it is
  * a Cluster API Secret of by name (`prod-eu-kubeconfig` is `prod-eu`'s), else the one the
  * conversion made it for (a vSphere Cluster's credentials: `<cluster>-…` holding
  * `conversion.capi-kit.dev-for`, which a re-run finds owned by the new Cluster). Re-owning makes
  * the Secret go when the Cluster is deleted, so a Secret merely named `<cluster>-…` (an
- * application's `prod-eu-db-password`) is not the Cluster's: see `namedLikeCluster`.
+ * application's `prod-eu-db-password`) is not the Cluster's: see `namedLikeCluster`. Given
+ * the Clusters as a list, it indexes them first: to judge many Secrets, pass `clusterIndex(clusters)`.
  */
-export function owningCluster(secret: JsonObject, clusters: readonly JsonObject[]): string | undefined {
+export function owningCluster(
+  secret: JsonObject,
+  clusters: readonly JsonObject[] | ClusterIndex,
+): string | undefined {
+  const index = Array.isArray(clusters) ? clusterIndex(clusters) : (clusters as ClusterIndex);
   const metadata = metadataOf(secret);
-  const local = clusters.filter((c) => metadataOf(c).namespace === metadata.namespace);
+  const uids = index.uids.get(metadata.namespace);
   const refs = Array.isArray(metadata.ownerReferences) ? metadata.ownerReferences.filter(isObject) : [];
   for (const ref of refs) {
-    const owner = local.find((c) => uidOf(c) !== undefined && uidOf(c) === ref.uid);
-    if (owner !== undefined) return keyOf(owner).name;
+    const owner = typeof ref.uid === 'string' ? uids?.get(ref.uid) : undefined;
+    if (owner !== undefined) return owner;
   }
   const name = String(metadata.name ?? '');
-  const names = new Set(local.map((c) => keyOf(c).name));
+  const names = index.names.get(metadata.namespace) ?? NO_NAMES;
   for (const purpose of CLUSTER_SECRET_PURPOSES) {
     const cluster = name.endsWith(`-${purpose}`) ? name.slice(0, -(purpose.length + 1)) : undefined;
     if (cluster !== undefined && names.has(cluster)) return cluster;
@@ -68,18 +104,19 @@ export function owningCluster(secret: JsonObject, clusters: readonly JsonObject[
 }
 
 /** The Cluster whose name is the longest `<cluster>-` prefix of the Secret's name, if any. */
-export function namedLikeCluster(secret: JsonObject, clusters: readonly JsonObject[]): string | undefined {
+export function namedLikeCluster(
+  secret: JsonObject,
+  clusters: readonly JsonObject[] | ClusterIndex,
+): string | undefined {
+  const index = Array.isArray(clusters) ? clusterIndex(clusters) : (clusters as ClusterIndex);
   const metadata = metadataOf(secret);
   const name = String(metadata.name ?? '');
-  let best: string | undefined;
-  for (const cluster of clusters) {
-    if (metadataOf(cluster).namespace !== metadata.namespace) continue;
-    const clusterName = keyOf(cluster).name;
-    if (name.startsWith(`${clusterName}-`) && (best === undefined || clusterName.length > best.length)) {
-      best = clusterName;
-    }
+  const names = index.names.get(metadata.namespace) ?? NO_NAMES;
+  // Every `-` of the name ends a candidate prefix; the last one that names a Cluster is the longest.
+  for (let at = name.lastIndexOf('-'); at >= 0; at = at === 0 ? -1 : name.lastIndexOf('-', at - 1)) {
+    if (names.has(name.slice(0, at))) return name.slice(0, at);
   }
-  return best;
+  return undefined;
 }
 
 /** Reads every v1alpha1 object in scope and the Secrets of their Clusters. */
@@ -93,16 +130,17 @@ export async function readInventory(api: ClusterApi, scope: Scope): Promise<Inve
     for (const item of items) objects.push(item);
   }
   const clusters = objects.filter((o) => o.kind === 'Cluster');
+  const index = clusterIndex(clusters);
   const secrets: { secret: JsonObject; cluster: string }[] = [];
   const lookalikes: { secret: JsonObject; cluster: string }[] = [];
   const namespaces = [...new Set(clusters.map((c) => String(metadataOf(c).namespace ?? 'default')))].sort();
   for (const ns of namespaces) {
     for (const secret of await api.list('v1', 'Secret', ns)) {
       if (SKIPPED_SECRET_TYPES.has(String(secret.type ?? ''))) continue;
-      const cluster = owningCluster(secret, clusters);
+      const cluster = owningCluster(secret, index);
       if (cluster !== undefined) secrets.push({ secret, cluster });
       else {
-        const like = namedLikeCluster(secret, clusters);
+        const like = namedLikeCluster(secret, index);
         if (like !== undefined) lookalikes.push({ secret, cluster: like });
       }
     }
