@@ -29,6 +29,11 @@ describe('capi-kit lease: names and flags are checked before any request', () =>
     [['acquire', 'n1', '--holder', 'a', '--duration', '-5'], '--duration must be 1..3600'],
     [['acquire', 'n1', '--holder', 'a', '--duration', '0'], '--duration must be 1..3600'],
     [['acquire', 'n1', '--holder', 'a', '--duration', '3601'], '--duration must be 1..3600'],
+    // (a valid 250-character node name is a 255-character medik8s lease name: the server's 422)
+    [
+      ['acquire', 'n'.repeat(250), '--holder', 'a', '--layout', 'medik8s'],
+      'has no valid lease name in this layout',
+    ],
   ])('%j is a usage error: %s', async (args, message) => {
     const r = await lease(args, { KUBECONFIG: '/nonexistent' });
     expect(r.code).toBe(ExitCode.usage);

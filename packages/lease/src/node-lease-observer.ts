@@ -105,7 +105,16 @@ export class NodeLeaseObserver {
         'namespace',
       );
     }
-    return { node, namespace, leaseName: this.location.leaseName(node) };
+    // (a layout may add to the node's name: medik8s' `node-` makes a 250-character node
+    // name a lease name the API server refuses)
+    const leaseName = this.location.leaseName(node);
+    if (!isDnsSubdomain(leaseName)) {
+      throw new LeaseConfigError(
+        `node ${JSON.stringify(node)} has no valid lease name in this layout: ${JSON.stringify(leaseName)} is not a DNS-1123 subdomain of at most 253 characters`,
+        'node',
+      );
+    }
+    return { node, namespace, leaseName };
   }
 
   protected key(address: LeaseAddress): string {

@@ -69,6 +69,16 @@ describe('node names and namespaces go into request paths', () => {
     },
   );
 
+  it('refuses a node whose lease name in the layout is too long, before any request', async () => {
+    // (a valid 250-character node name is a 255-character medik8s lease name: the server's 422)
+    const observer = new NodeLeaseObserver({ kubeConfig, location: medik8sLeases() });
+    await expect(observer.inspect('n'.repeat(250))).rejects.toMatchObject({
+      code: 'invalid-config',
+      path: 'node',
+      message: expect.stringContaining('has no valid lease name in this layout'),
+    });
+  });
+
   it('refuses a lease namespace that is not a namespace name', async () => {
     const observer = new NodeLeaseObserver({ kubeConfig, location: nodeNamedLeases('../x') });
     await expect(observer.inspect('n1')).rejects.toMatchObject({ code: 'invalid-config', path: 'namespace' });

@@ -9,7 +9,7 @@ import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { KubeconfigError, loadKubeConfig } from '../kubeconfig.js';
-import { checkNamespaceFlag, checkObjectName } from '../names.js';
+import { checkNamespaceFlag, checkObjectName, isSubdomainName } from '../names.js';
 import { jsonText, printable } from '../text.js';
 
 const actions = ['status', 'acquire', 'renew', 'release', 'hold'] as const;
@@ -238,6 +238,13 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     nodeNamedLeases,
   } = await loadLibraries();
   const location = layout === 'medik8s' ? medik8sLeases(values.namespace) : nodeNamedLeases(values.namespace);
+  // (medik8s' `node-` makes a valid 250-character node name a lease name the server refuses)
+  const leaseName = location.leaseName(node);
+  if (!isSubdomainName(leaseName)) {
+    throw new UsageError(
+      `NODE ${JSON.stringify(node)} has no valid lease name in the ${layout} layout: ${JSON.stringify(leaseName)} is longer than 253 characters`,
+    );
+  }
   try {
     // The holder is input too: checked (LeaseConfigError: a usage error) before the kubeconfig.
     if (values.holder !== undefined) checkHolderIdentity(values.holder);
