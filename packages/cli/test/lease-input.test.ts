@@ -32,7 +32,7 @@ describe('capi-kit lease: names and flags are checked before any request', () =>
     // (a valid 250-character node name is a 255-character medik8s lease name: the server's 422)
     [
       ['acquire', 'n'.repeat(250), '--holder', 'a', '--layout', 'medik8s'],
-      'has no valid lease name in this layout',
+      'has no valid lease name in the medik8s layout',
     ],
   ])('%j is a usage error: %s', async (args, message) => {
     const r = await lease(args, { KUBECONFIG: '/nonexistent' });
