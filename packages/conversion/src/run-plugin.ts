@@ -152,11 +152,23 @@ export function missingReference(
   if (getPath(source, paths.infrastructureRef) !== undefined) return undefined;
   if (!isObject(getPath(converted, paths.spec))) return undefined;
   if (!table.infrastructure.required) {
-    const providerSpec = getPath(converted, paths.providerSpec);
-    if (!isObject(providerSpec) || (providerSpec.value === undefined && providerSpec.valueFrom === undefined))
-      return undefined;
+    // (the way up's own test: a value or class reference of another type makes no reference)
+    if (!hasProviderSpecSource(getPath(converted, paths.providerSpec))) return undefined;
   }
   return { path: [...paths.infrastructureRef] };
+}
+
+/**
+ * Whether a providerSpec holds what the way up builds an infrastructure reference from: an
+ * inline value or a MachineClass reference, each an object. (`value: null`, `value: x` or
+ * `valueFrom: {}` builds none: a Cluster's is left unset, a Machine's is refused.)
+ */
+function hasProviderSpecSource(providerSpec: unknown): providerSpec is JsonObject {
+  return (
+    isObject(providerSpec) &&
+    (isObject(providerSpec.value) ||
+      (isObject(providerSpec.valueFrom) && isObject(providerSpec.valueFrom.machineClass)))
+  );
 }
 
 /** Whether a stash entry put back `path` as absent. */
@@ -316,7 +328,13 @@ export function runPlugin(
     value = resolved.right.providerSpec;
     valueSource = resolved.right.source;
   } else if (!required) {
-    step.warnings.push('no spec.providerSpec.value: spec.infrastructureRef left unset');
+    // (a value that is there but no object is named as such, not as missing)
+    const value = ps?.value;
+    step.warnings.push(
+      value === undefined || value === null
+        ? 'no spec.providerSpec.value: spec.infrastructureRef left unset'
+        : `spec.providerSpec.value is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not an object: spec.infrastructureRef left unset`,
+    );
     return E.right(step);
   } else {
     return E.left({

@@ -275,6 +275,35 @@ describe('stash annotation on converted objects', () => {
       };
       expect(withoutStash(roundTrip(structuredClone(v2)).object)).toStrictEqual(withoutStash(v2));
     });
+
+    it.each([
+      ['value: null', { value: null }],
+      ['value: "x"', { value: 'x' }],
+      ['value: []', { value: [] }],
+      ['valueFrom: {}', { valueFrom: {} }],
+      ['valueFrom.machineClass: "x"', { valueFrom: { machineClass: 'x' } }],
+    ])(
+      'a v1alpha1 Cluster whose providerSpec has %s (no reference made) comes back with no stash',
+      (_, providerSpec) => {
+        const v1: JsonObject = {
+          apiVersion: V1ALPHA1,
+          kind: 'Cluster',
+          metadata: { name: 'c', namespace: 'ns' },
+          spec: { clusterNetwork: { services: { cidrBlocks: [] }, pods: { cidrBlocks: [] } }, providerSpec },
+        };
+        const v2 = convertObject(structuredClone(v1), V1ALPHA2, { plugins: [awsConversionPlugin] });
+        if (E.isLeft(v2)) throw new Error(JSON.stringify(v2.left));
+        expect((v2.right.object.spec as JsonObject).infrastructureRef).toBeUndefined();
+        const value = (providerSpec as JsonObject).value;
+        if (value !== undefined && value !== null)
+          expect(v2.right.reports[0]!.warnings).toContain(
+            `spec.providerSpec.value is ${Array.isArray(value) ? 'a list' : 'a string'}, not an object: spec.infrastructureRef left unset`,
+          );
+        const back = convertObject(v2.right.object, V1ALPHA1);
+        if (E.isLeft(back)) throw new Error(JSON.stringify(back.left));
+        expect(back.right.object).toStrictEqual(v1);
+      },
+    );
   });
 
   it('a corrupt annotation is an error naming it', () => {
