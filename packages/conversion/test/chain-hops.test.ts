@@ -399,6 +399,23 @@ describe('v1beta2 → v1beta1 topology internals without a stash', () => {
   });
 });
 
+describe('failure domains', () => {
+  it('a v1beta1 domain whose value holds a stray name is still named by its key in v1beta2, and comes back', () => {
+    // (the stray field overrode the key: domain a became a second domain b, silently)
+    const cluster = {
+      apiVersion: V1BETA1,
+      kind: 'Cluster',
+      metadata: { name: 'c', namespace: 'ns' },
+      status: { failureDomains: { a: { name: 'b', controlPlane: true }, b: {} } },
+    };
+    const up = convert(structuredClone(cluster), V1BETA2).object as { status: { failureDomains: Obj[] } };
+    expect(up.status.failureDomains).toStrictEqual([{ name: 'a', controlPlane: true }, { name: 'b' }]);
+    const back = convert(up, V1BETA1).object as { status: { failureDomains: Obj } };
+    expect(back.status.failureDomains.a).toStrictEqual(cluster.status.failureDomains.a);
+    expect(back.status.failureDomains.b).toStrictEqual({});
+  });
+});
+
 describe('keys named __proto__ are kept as keys (plain assignment set the prototype instead)', () => {
   it('a v1beta2 failure domain named __proto__ becomes a v1beta1 map key, and comes back', () => {
     // (the v1beta2 CRD asks only 1–256 characters of a name, so the API server stores it)
@@ -581,7 +598,41 @@ describe('durations', () => {
     ['-5s', -5],
     ['1.5h', 5400],
     ['99999999h', 2 ** 31 - 1],
+    // (a decimal times its unit in floating point fell just short: 4.1m was 245.99999999999997 s)
+    ['4.1m', 246],
+    ['2.05m', 123],
+    ['8.7m', 522],
+    ['-4.1m', -246],
   ])('%s is %i whole seconds', (text, seconds) => expect(durationToSeconds(text)).toBe(seconds));
+  it('a decimal count of minutes or hours is its exact whole seconds, as Go parses it (every d.d, d.dd up to 100)', () => {
+    for (const [unit, nanos] of [
+      ['m', 60_000_000_000n],
+      ['h', 3_600_000_000_000n],
+    ] as const) {
+      for (let whole = 0; whole < 100; whole++) {
+        for (const digits of [1, 2]) {
+          for (let f = 0; f < 10 ** digits; f++) {
+            const fraction = String(f).padStart(digits, '0');
+            const exact = (BigInt(`${whole}${fraction}`) * nanos) / 10n ** BigInt(digits) / 1_000_000_000n;
+            expect(durationToSeconds(`${whole}.${fraction}${unit}`)).toBe(Number(exact));
+          }
+        }
+      }
+    }
+  });
+  it('v1beta1 nodeDrainTimeout 4.1m is 246 seconds in v1beta2', () => {
+    const machine = {
+      apiVersion: V1BETA1,
+      kind: 'Machine',
+      metadata: { name: 'm', namespace: 'ns' },
+      spec: { clusterName: 'c', bootstrap: { dataSecretName: 's' }, nodeDrainTimeout: '4.1m' },
+    };
+    const up = convertTo(machine, V1BETA2);
+    if (E.isLeft(up)) throw new Error(JSON.stringify(up.left));
+    expect((up.right.object.spec as Obj).deletion).toStrictEqual({ nodeDrainTimeoutSeconds: 246 });
+    const back = convertTo(up.right.object, V1BETA1);
+    expect(E.isRight(back) && back.right.object).toStrictEqual(machine);
+  });
   it.each(['', 'abc', '5', '1x', '1h 2m'])('%j is not a duration', (text) =>
     expect(durationToSeconds(text)).toBeUndefined(),
   );

@@ -154,9 +154,16 @@ const failureDomains: HopMove = {
   upper: 'status.failureDomains',
   up: (map) => {
     if (!isObject(map)) return map;
+    // The key is the name: a stray `name` inside the value (no v1beta1 field; the stash keeps
+    // it) must not rename the domain, or make two of one name (it overrode the key).
     return Object.keys(map)
       .sort()
-      .map((name) => ({ name, ...(isObject(map[name]) ? map[name] : {}) }));
+      .map((name) => {
+        const spec = map[name];
+        if (!isObject(spec)) return { name };
+        const { name: _, ...rest } = spec;
+        return { name, ...rest };
+      });
   },
   down: (list) => {
     if (!Array.isArray(list)) return list;
