@@ -1,5 +1,5 @@
 import { kubernetesYamlTags, writeManifest } from '@capi-kit/core/manifest';
-import { type Document, parseAllDocuments, visit } from 'yaml';
+import { type Document, isPair, isScalar, parseAllDocuments, visit } from 'yaml';
 
 /**
  * clusterctl-era manifests are envsubst templates: `name: "${CLUSTER_NAME}-md-0"`,
@@ -15,23 +15,57 @@ function hasPlaceholder(value: unknown): value is string {
   return typeof value === 'string' && value.includes('${');
 }
 
-/** The placeholder-bearing strings the input wrote in quotes. */
-export function quotedPlaceholders(text: string): ReadonlySet<string> {
+/**
+ * How the input wrote its placeholder-bearing strings: quoted or bare, by string and by the
+ * key each is the value of. One placeholder may be written both ways (`x: "${CPUS}"` in a
+ * label, `numCPUs: ${CPUS}` in a providerSpec); quoting it wherever it appeared quoted once
+ * turned the bare number into a string after substitution.
+ */
+export interface PlaceholderQuoting {
+  /** Strings written quoted somewhere. */
+  readonly quoted: ReadonlySet<string>;
+  /** `key\0string` of the values written quoted, and of those written bare. */
+  readonly quotedAt: ReadonlySet<string>;
+  readonly bareAt: ReadonlySet<string>;
+}
+
+/** The placeholder-bearing strings the input wrote in quotes (and, by key, those it did not). */
+export function quotedPlaceholders(text: string): PlaceholderQuoting {
   const quoted = new Set<string>();
-  if (!text.includes('${')) return quoted;
+  const quotedAt = new Set<string>();
+  const bareAt = new Set<string>();
+  if (!text.includes('${')) return { quoted, quotedAt, bareAt };
   for (const doc of parseAllDocuments(text, yamlOptions) as Document.Parsed[]) {
     visit(doc, {
-      Scalar(_key, node) {
-        if (hasPlaceholder(node.value) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
-          quoted.add(node.value);
-        }
+      Scalar(at, node, path) {
+        if (!hasPlaceholder(node.value)) return;
+        const isQuoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+        if (isQuoted) quoted.add(node.value);
+        const pair = path[path.length - 1];
+        if (at !== 'value' || !isPair(pair) || !isScalar(pair.key) || typeof pair.key.value !== 'string')
+          return;
+        (isQuoted ? quotedAt : bareAt).add(`${pair.key.value}\0${node.value}`);
       },
     });
   }
-  return quoted;
+  return { quoted, quotedAt, bareAt };
 }
 
-/** Multi-document YAML, with the quoted placeholders of the input quoted again. */
-export function writeYaml(values: readonly unknown[], quoted: ReadonlySet<string>): string {
-  return writeManifest(values, 'yaml', { quoted });
+/**
+ * Multi-document YAML, with the quoted placeholders of the input quoted again: a value under a
+ * key where the input wrote that string only one way is written that way; otherwise (a key it
+ * moved to, or both ways under one key) it is quoted if the input quoted it anywhere.
+ */
+export function writeYaml(values: readonly unknown[], quoting: PlaceholderQuoting): string {
+  const { quoted, quotedAt, bareAt } = quoting;
+  if (quoted.size === 0) return writeManifest(values, 'yaml');
+  return writeManifest(values, 'yaml', {
+    quoted: (value, key) => {
+      if (!quoted.has(value)) return false;
+      if (key === undefined) return true;
+      const at = `${key}\0${value}`;
+      const q = quotedAt.has(at);
+      return q === bareAt.has(at) ? true : q;
+    },
+  });
 }

@@ -240,6 +240,23 @@ function patchItem(e: StashEntry): { p: readonly string[]; v?: Json; b?: Json } 
   return e.base === undefined ? { p: e.path, v: e.value } : { p: e.path, v: e.value, b: e.base };
 }
 
+/** DEL and the C1 controls, which JSON.stringify leaves raw (it escapes only C0). */
+const RAW_CONTROLS = /[\u007f-\u009f]/g;
+
+/**
+ * A stash (or stack of stashes) as annotation text: JSON.stringify, with DEL and the C1
+ * controls written as \u escapes too. Left raw, a stashed value holding one (U+0085 in a
+ * providerSpec field) made an annotation that the manifest reader, and so the way back,
+ * refuses ("contains the control character U+0085"). In JSON text they occur only inside
+ * strings, where the escape reads back as the same character.
+ */
+export function stashJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  RAW_CONTROLS.lastIndex = 0;
+  if (!RAW_CONTROLS.test(text)) return text;
+  return text.replace(RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** The annotation text: one JSON.stringify of a plain structure built for it. */
 function encodeStash(stash: Stash): string {
   const patch = new Array<unknown>(stash.entries.length);
@@ -257,7 +274,7 @@ function encodeStash(stash: Stash): string {
     payload.generated = items;
   }
   if (stash.created !== undefined) payload.created = stash.created;
-  return JSON.stringify(payload);
+  return stashJson(payload);
 }
 
 function isPath(value: unknown): value is string[] {

@@ -5,12 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
 import { vsphereConversionPlugin } from '../../providers-vsphere/src/conversion/index.js';
 import {
+  type ChainVersion,
   type ConversionError,
   convertManifest,
   formatConversionError,
   type ManifestConversion,
   V1ALPHA1,
   V1ALPHA2,
+  V1ALPHA3,
+  V1BETA2,
 } from '../src/index.js';
 
 const plugins = [awsConversionPlugin, vsphereConversionPlugin];
@@ -139,6 +142,37 @@ spec:
             template: "\${VSPHERE_TEMPLATE}"
 `;
 
+describe('stash text', () => {
+  it('a stashed value holding DEL or a C1 control is written escaped: the way back reads it (any target)', () => {
+    // JSON.stringify escapes only C0 controls; U+0085 or U+007F went into the annotation raw,
+    // and the manifest reader refused the converted manifest ("contains the control character").
+    const cluster = [
+      'apiVersion: cluster.k8s.io/v1alpha1',
+      'kind: Cluster',
+      'metadata: {name: c, namespace: ns}',
+      'spec:',
+      '  clusterNetwork: {services: {cidrBlocks: []}, pods: {cidrBlocks: []}, serviceDomain: ""}',
+      '  providerSpec:',
+      '    value:',
+      '      apiVersion: awsprovider/v1alpha1',
+      '      kind: AWSClusterProviderSpec',
+      '      region: r',
+      '      extra: {"next\\u0085line": "del\\u007f", c1: "\\u009f"}',
+      '',
+    ].join('\n');
+    const input = values(cluster);
+    for (const to of [V1ALPHA2, V1ALPHA3, V1BETA2] as ChainVersion[]) {
+      const up = ok(convertManifest(cluster, { to, plugins }));
+      const annotations = (up.documents[0] as { metadata: { annotations: Record<string, string> } }).metadata
+        .annotations;
+      expect(Object.values(annotations).join('')).not.toMatch(/[\u007f-\u009f]/);
+      expect(values(up.text)).toHaveLength(up.documents.length);
+      const down = ok(convertManifest(up.text, { to: V1ALPHA1 }));
+      expect(down.documents[0]).toStrictEqual(input[0]);
+    }
+  });
+});
+
 describe('templates', () => {
   it('keeps envsubst placeholders as text, in both directions', () => {
     const placeholders = (text: string) => new Set(text.match(/\$\{[A-Z_]+\}/g));
@@ -160,6 +194,34 @@ describe('templates', () => {
     expect(down.text).toContain('kubelet: "${KUBERNETES_VERSION}"\n');
     // The datastore has no VSphereMachine field: the report says so.
     expect(up.report.warnings.join('\n')).toContain('machineSpec.datastore has no v1alpha2 field');
+  });
+
+  it('a placeholder written quoted in one place and bare in another keeps each quoting, in both directions', () => {
+    // (it was quoted wherever it went once it was quoted anywhere: numCPUs became a string)
+    const cpus = '$' + '{CPUS}';
+    const text = `apiVersion: cluster.k8s.io/v1alpha1
+kind: Machine
+metadata:
+  name: m
+  namespace: ns
+  labels:
+    cpus: "${cpus}"
+spec:
+  providerSpec:
+    value:
+      apiVersion: vsphere.cluster.k8s.io/v1alpha1
+      kind: VsphereMachineProviderSpec
+      datacenter: dc
+      template: t
+      network:
+        devices: []
+      numCPUs: ${cpus}
+`;
+    const up = ok(convertManifest(text, { to: V1ALPHA2, plugins }));
+    expect(up.text).toContain(`cpus: "${cpus}"\n`);
+    expect(up.text).toContain(`numCPUs: ${cpus}\n`);
+    const down = ok(convertManifest(up.text, { to: V1ALPHA1 }));
+    expect(down.text.split('---\n')[0]).toBe(text);
   });
 });
 

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { getPath, isObject, type JsonObject } from '../path.js';
-import { CONVERSION_DATA_ANNOTATION, type Stash, takeStash, withoutStash } from '../stash.js';
+import { CONVERSION_DATA_ANNOTATION, type Stash, stashJson, takeStash, withoutStash } from '../stash.js';
 import { MAX_ANNOTATIONS_BYTES, MAX_STASH_DEPTH, openingBrackets } from '../stash-rules.js';
 import { isChainVersion, versionIndex } from './versions.js';
 
@@ -122,7 +122,7 @@ function stackOf(stashes: readonly StashJson[]): StashJson | undefined {
 function buried(stashes: readonly StashJson[], read?: Stash): Buried {
   const stack = stackOf(stashes);
   if (stack === undefined) return NOTHING_BURIED;
-  const text = JSON.stringify(stack);
+  const text = stashJson(stack);
   const known = read === undefined ? {} : { restores: read.restores, created: read.created };
   return {
     text,
@@ -176,7 +176,7 @@ export function splitStack(object: JsonObject, from: string, target: string): Sp
   );
   if (at >= 0) {
     return E.right({
-      object: withAnnotation(object, JSON.stringify(stashes[at])),
+      object: withAnnotation(object, stashJson(stashes[at])),
       buried: buried(stashes.filter((_, i) => i !== at)),
     });
   }
@@ -203,7 +203,7 @@ export function joinStack(object: JsonObject, buried: Buried): JsonObject {
   if (typeof text !== 'string') return withAnnotation(object, buried.text);
   const joined =
     spliced(text, buried.text) ??
-    JSON.stringify({ ...(JSON.parse(text) as StashJson), below: JSON.parse(buried.text) as StashJson });
+    stashJson({ ...(JSON.parse(text) as StashJson), below: JSON.parse(buried.text) as StashJson });
   return withAnnotation(object, joined);
 }
 

@@ -1,4 +1,4 @@
-import { Document, type ScalarTag, stringify, type Tags, visit } from 'yaml';
+import { Document, isPair, isScalar, type ScalarTag, stringify, type Tags, visit } from 'yaml';
 import { v1List } from '../objects/list.js';
 import { GO_YAML_NUMBER } from './go-yaml-number.js';
 import { kubernetesYamlTags } from './read.js';
@@ -111,18 +111,37 @@ export interface WriteManifestOptions {
    * stays a string, a bare one becomes a number), so a converter passes the placeholders
    * its input quoted.
    */
-  readonly quoted?: ReadonlySet<string>;
+  readonly quoted?: ReadonlySet<string> | QuoteString;
+}
+
+/**
+ * Whether to write `value` double-quoted, given the key of the mapping entry it is the value
+ * of (undefined for a key, a list item or a document's root). A template can write the same
+ * placeholder both ways (`x: "${CPUS}"` and `numCPUs: ${CPUS}`); a set of strings cannot tell
+ * those apart, the key often can.
+ */
+export type QuoteString = (value: string, key: string | undefined) => boolean;
+
+/** The string key of the mapping entry whose value `node` is (`visit`'s key and path). */
+function parentKey(at: unknown, path: readonly unknown[]): string | undefined {
+  if (at !== 'value') return undefined;
+  const pair = path[path.length - 1];
+  if (!isPair(pair) || !isScalar(pair.key)) return undefined;
+  return typeof pair.key.value === 'string' ? pair.key.value : undefined;
 }
 
 const yamlWriteOptions = { version: '1.1', customTags: writeTags, aliasDuplicateObjects: false } as const;
 
-function writeYamlDocument(value: unknown, quoted: ReadonlySet<string> | undefined): string {
-  if (quoted === undefined || quoted.size === 0)
+function writeYamlDocument(value: unknown, quoted: WriteManifestOptions['quoted']): string {
+  if (quoted === undefined || (typeof quoted !== 'function' && quoted.size === 0))
     return stringify(value, { ...yamlWriteOptions, lineWidth: 0 });
   const doc = new Document(value, yamlWriteOptions);
   visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'string' && quoted.has(node.value)) node.type = 'QUOTE_DOUBLE';
+    Scalar(at, node, path) {
+      if (typeof node.value !== 'string') return;
+      const quote =
+        typeof quoted === 'function' ? quoted(node.value, parentKey(at, path)) : quoted.has(node.value);
+      if (quote) node.type = 'QUOTE_DOUBLE';
     },
   });
   return doc.toString({ lineWidth: 0 });
@@ -133,7 +152,7 @@ function writeYamlDocument(value: unknown, quoted: ReadonlySet<string> | undefin
  *
  * - `yaml`: one YAML document per value, separated by `---` lines. Written as YAML 1.1, so
  *   strings such as `on`, `0755` or `<<` are quoted and read back as strings by kubectl;
- *   `options.quoted` names further strings to quote.
+ *   `options.quoted` names further strings to quote (or decides by string and key).
  * - `json`: a single value is written as itself; any other number of values (zero or
  *   several) becomes one `{"apiVersion":"v1","kind":"List","items":[...]}`, the shape
  *   `kubectl get -o json` prints and `kubectl apply -f` accepts. JSON ends with a newline.
