@@ -52,22 +52,22 @@ export function labelAt(root: JsonObject, path: readonly string[], key: string):
 
 const at = (index: number, inner: string) => joinLabel(`[${index}]`, inner);
 
+type ItemTransform = (item: JsonObject, root: JsonObject, unconverted?: UnconvertedSink) => Json | undefined;
+
 /**
  * A transform of each object item of a list (timeouts → …Seconds, a topology's rows); what
  * an item's transform could not convert is passed on under the item's index.
  */
-export function mapItems(
-  transform: (item: JsonObject, root: JsonObject, unconverted?: UnconvertedSink) => Json | undefined,
-): MoveTransform {
-  return (value, root, unconverted) =>
-    Array.isArray(value)
-      ? value.map((item, i) =>
-          isObject(item)
-            ? (transform(item, root, unconverted && ((from, to) => unconverted(at(i, from), at(i, to)))) ??
-              item)
-            : item,
-        )
-      : value;
+export function mapItems(transform: ItemTransform): MoveTransform {
+  return (value, root, unconverted) => {
+    if (!Array.isArray(value)) return value;
+    return value.map((item, i) => {
+      if (!isObject(item)) return item;
+      const inItem = unconverted && ((from: string, to: string) => unconverted(at(i, from), at(i, to)));
+      // (a transform with nothing to write leaves the item as it was)
+      return transform(item, root, inItem) ?? item;
+    });
+  };
 }
 
 /** `group/version` → `group` (`''` for the core group's `v1`). */
