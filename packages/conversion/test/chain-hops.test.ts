@@ -681,26 +681,23 @@ describe('a duration field holding what is no duration (a clusterctl placeholder
     expect(convert(down.object, V1BETA2).object).toStrictEqual(input);
   });
 
+  /** A v1beta1 Cluster of a class, with these workers. */
+  const topologyCluster = (workers: Obj) => ({
+    apiVersion: V1BETA1,
+    kind: 'Cluster',
+    metadata: { name: 'c', namespace: 'default' },
+    spec: { topology: { class: 'k', version: 'v1.31.0', workers } },
+  });
+
   // (nested rows did not report: these were left out, or kept under a field the version lacks, silently)
   it('a topology machine deployment or pool item: left out with a warning naming the item', () => {
-    const input = {
-      apiVersion: V1BETA1,
-      kind: 'Cluster',
-      metadata: { name: 'c', namespace: 'default' },
-      spec: {
-        topology: {
-          class: 'k',
-          version: 'v1.31.0',
-          workers: {
-            machineDeployments: [
-              { class: 'a', name: 'md-0', nodeDrainTimeout: '30s' },
-              { class: 'a', name: 'md-1', nodeDrainTimeout: placeholder('MD_DRAIN') },
-            ],
-            machinePools: [{ class: 'p', name: 'mp-0', nodeDeletionTimeout: placeholder('MP_DELETE') }],
-          },
-        },
-      },
-    };
+    const input = topologyCluster({
+      machineDeployments: [
+        { class: 'a', name: 'md-0', nodeDrainTimeout: '30s' },
+        { class: 'a', name: 'md-1', nodeDrainTimeout: placeholder('MD_DRAIN') },
+      ],
+      machinePools: [{ class: 'p', name: 'mp-0', nodeDeletionTimeout: placeholder('MP_DELETE') }],
+    });
     const up = convert(input, V1BETA2);
     const workers = ((up.object.spec as Obj).topology as Obj).workers as {
       machineDeployments: Obj[];
@@ -758,28 +755,17 @@ describe('a duration field holding what is no duration (a clusterctl placeholder
   });
 
   it('a topology health check nested in a machine deployment item names the condition inside the item', () => {
-    const input = {
-      apiVersion: V1BETA1,
-      kind: 'Cluster',
-      metadata: { name: 'c', namespace: 'default' },
-      spec: {
-        topology: {
-          class: 'k',
-          version: 'v1.31.0',
-          workers: {
-            machineDeployments: [
-              {
-                class: 'a',
-                name: 'md-0',
-                machineHealthCheck: {
-                  unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: placeholder('T') }],
-                },
-              },
-            ],
+    const input = topologyCluster({
+      machineDeployments: [
+        {
+          class: 'a',
+          name: 'md-0',
+          machineHealthCheck: {
+            unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: placeholder('T') }],
           },
         },
-      },
-    };
+      ],
+    });
     const up = convert(input, V1BETA2);
     expect(up.reports[0]!.warnings).toEqual([
       'spec.topology.workers.machineDeployments[0].machineHealthCheck.unhealthyConditions[0].timeout: the value has no form spec.topology.workers.machineDeployments[0].healthCheck.checks.unhealthyNodeConditions[0].timeoutSeconds can hold, so that field is left out; the stash keeps the value for the way back',
