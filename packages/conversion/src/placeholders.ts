@@ -1,5 +1,5 @@
-import { kubernetesYamlTags, writeManifest } from '@capi-kit/core/manifest';
-import { type Document, isPair, isScalar, parseAllDocuments, visit } from 'yaml';
+import { kubernetesYamlTags, parentKey, writeManifest } from '@capi-kit/core/manifest';
+import { type Document, parseAllDocuments, visit } from 'yaml';
 
 /**
  * clusterctl-era manifests are envsubst templates: `name: "${CLUSTER_NAME}-md-0"`,
@@ -41,10 +41,8 @@ export function quotedPlaceholders(text: string): PlaceholderQuoting {
         if (!hasPlaceholder(node.value)) return;
         const isQuoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
         if (isQuoted) quoted.add(node.value);
-        const pair = path[path.length - 1];
-        if (at !== 'value' || !isPair(pair) || !isScalar(pair.key) || typeof pair.key.value !== 'string')
-          return;
-        (isQuoted ? quotedAt : bareAt).add(`${pair.key.value}\0${node.value}`);
+        const key = parentKey(at, path);
+        if (key !== undefined) (isQuoted ? quotedAt : bareAt).add(`${key}\0${node.value}`);
       },
     });
   }

@@ -17,4 +17,10 @@ export {
   omittedText,
 } from './document.js';
 export { kubernetesYamlTags, readManifest } from './read.js';
-export { type ManifestFormat, type QuoteString, type WriteManifestOptions, writeManifest } from './write.js';
+export {
+  type ManifestFormat,
+  parentKey,
+  type QuoteString,
+  type WriteManifestOptions,
+  writeManifest,
+} from './write.js';

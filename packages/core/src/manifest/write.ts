@@ -122,8 +122,12 @@ export interface WriteManifestOptions {
  */
 export type QuoteString = (value: string, key: string | undefined) => boolean;
 
-/** The string key of the mapping entry whose value `node` is (`visit`'s key and path). */
-function parentKey(at: unknown, path: readonly unknown[]): string | undefined {
+/**
+ * The string key of the mapping entry whose value a `visit`ed node is (from `visit`'s key and
+ * path); undefined for a key, a list item or a document's root. Shared with the converter,
+ * which records under which key its input wrote each placeholder.
+ */
+export function parentKey(at: unknown, path: readonly unknown[]): string | undefined {
   if (at !== 'value') return undefined;
   const pair = path[path.length - 1];
   if (!isPair(pair) || !isScalar(pair.key)) return undefined;
