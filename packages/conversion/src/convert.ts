@@ -18,7 +18,7 @@ import {
 import { formatPath, getPath, isObject, type Json, type JsonObject, unshare } from './path.js';
 import { isUnknownV1alpha1Phase } from './phase.js';
 import type { ObjectReport } from './report.js';
-import { type ConvertOptions, missingReference, runPlugin } from './run-plugin.js';
+import { type ConvertOptions, generatedByPlugin, missingReference, runPlugin } from './run-plugin.js';
 import {
   checkSecretFieldRecords,
   restoreSecretFields,
@@ -212,7 +212,11 @@ export function convertKind(
   // (read once by diff, then dropped: it shares structure with `out` and `rest`)
   const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', undefined, true);
   let all = diff(rest, back);
-  if (stash !== undefined) all = withoutGenerated(all, rest, id, stash.generated);
+  if (stash?.generated !== undefined) {
+    // Going down, trusted only when the plug-in, asked about the restored object, makes them again.
+    const trusted = direction === 'up' || generatedByPlugin(out, table, options, stash.generated);
+    all = withoutGenerated(all, rest, id, trusted ? stash.generated : undefined);
+  }
   if (direction === 'down') {
     const missing = missingReference(rest, out, table);
     if (missing !== undefined) all.push(missing);

@@ -17,6 +17,7 @@ import { LABEL_RENAMES } from './metadata.js';
 import type { AppliedMove } from './moves.js';
 import { identity } from './object-conversion.js';
 import {
+  deepEqual,
   dotted,
   formatPath,
   getPath,
@@ -34,6 +35,7 @@ import {
   findPlugin,
   type MachinePluginInput,
   type OwnerInfo,
+  type PluginOutput,
   type PluginResult,
   providerSpecType,
 } from './plugins.js';
@@ -171,6 +173,44 @@ function hasProviderSpecSource(providerSpec: unknown): providerSpec is JsonObjec
   );
 }
 
+/**
+ * Going down: whether the plug-in would make exactly the stash's `generated` references again
+ * from `converted`, the v1alpha1 result (its providerSpec put back by the stash). Only then may
+ * the way down leave them out of the stash it writes. The list is data from whoever could
+ * annotate the object: a forged one naming an `Evil` infrastructureRef as generated had the
+ * plug-in's `AWSMachine` reference replace it on the way back up, without a word. A list the
+ * loaded plug-ins cannot confirm (none handles the providerSpec, or it makes other references)
+ * is not trusted: the references stay in the stash, and the way up restores them as they were.
+ * With no plug-in loaded at all there is nothing to ask, and the list is trusted as before, so
+ * a plain `toV1alpha1(object)` still gives back the v1alpha1 input exactly (the CLI and
+ * migrate load the plug-ins both ways; a webhook has those its operator passes).
+ */
+export function generatedByPlugin(
+  converted: JsonObject,
+  table: KindTable,
+  options: ConvertOptions,
+  generated: readonly { readonly path: readonly string[]; readonly value: Json }[],
+): boolean {
+  if (options.plugins === undefined || options.plugins.length === 0) return true;
+  const asked = askPlugin(converted, table, options);
+  if (E.isLeft(asked) || !asked.right.made) return false;
+  const { output } = asked.right;
+  const paths = pluginPaths(table);
+  for (const g of generated) {
+    const made = samePath(g.path, paths.infrastructureRef)
+      ? output.infrastructureRef
+      : samePath(g.path, paths.bootstrap) && output.bootstrap !== undefined
+        ? { configRef: output.bootstrap.configRef }
+        : undefined;
+    if (made === undefined || !deepEqual(g.value, made as unknown as Json)) return false;
+  }
+  return true;
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && isPrefix(a, b);
+}
+
 /** Whether a stash entry put back `path` as absent. */
 function restoredAbsent(restored: readonly StashEntry[], path: readonly string[]): boolean {
   for (const entry of restored) {
@@ -250,59 +290,32 @@ function refusedClaim(
   return E.left({ code: 'plugin-refused', path, message: `${plugin.name} plug-in ${why}` });
 }
 
-interface PluginStep {
-  readonly generated: { path: string[]; value: Json }[];
-  /** The key pairs whose private keys went into Secrets the plug-in made (key-pairs.ts). */
-  readonly keyPairs: readonly KeyPairRecord[];
-  /** The fields whose values went into Secrets the plug-in made (secret-fields.ts). */
-  readonly secretFields: readonly SecretFieldRecord[];
-  readonly objects: readonly JsonObject[];
-  readonly moves: AppliedMove[];
-  readonly warnings: string[];
-}
+/** What asking the plug-in gave: its output, or why an optional reference is left unset. */
+type PluginAnswer =
+  | { readonly made: false; readonly warning: string }
+  | {
+      readonly made: true;
+      readonly plugin: ConversionPlugin;
+      readonly output: PluginOutput;
+      /** The providerSpec value the plug-in converted, and where it came from. */
+      readonly value: JsonObject;
+      readonly valueSource: string;
+      readonly owner: OwnerInfo;
+    };
 
 /**
- * Going up: asks a provider plug-in for the references v1alpha2 needs where v1alpha1 had a
- * providerSpec, unless the object already has them (restored from a stash). With `owned`,
- * `out` is a copy-on-write result (ownPath).
- *
- * `restored` are the stash entries applied to `out`. One that restored the infrastructure
- * reference says the object was v1alpha2 before, and the stash put back all of it: a
- * bootstrap it lacks, it lacked then too (a later version's `bootstrap.dataSecretName` waits
- * in the next hop's stash), so there is nothing for a plug-in to make.
+ * Finds the providerSpec value of a v1alpha1 `source` (inline, or a MachineClass's) and asks
+ * the plug-in that handles it for the v1alpha2 objects and references. Left: why it cannot.
  */
-export function runPlugin(
+function askPlugin(
   source: JsonObject,
-  out: JsonObject,
   table: KindTable,
   options: ConvertOptions,
-  restored: readonly StashEntry[],
-  owned?: OwnedSet,
-): E.Either<ConversionFailure, PluginStep> {
-  const { role, required } = table.infrastructure;
+): E.Either<ConversionFailure, PluginAnswer> {
+  const { role } = table.infrastructure;
   const paths = pluginPaths(table);
-  const step: PluginStep = {
-    generated: [],
-    keyPairs: [],
-    secretFields: [],
-    objects: [],
-    moves: [],
-    warnings: [],
-  };
-  const specPath = paths.spec;
-  // A MachineSet without a template, or a template without a spec, stamps out nothing.
-  if (!isObject(getPath(source, specPath))) return E.right(step);
-  const hasRef = getPath(out, paths.infrastructureRef) !== undefined;
-  const hasBootstrap = getPath(out, paths.bootstrap) !== undefined;
-  const providerSpec = getPath(source, paths.providerSpec);
   const where = paths.where;
-  // The stash put back the reference, or its absence (`missingReference`): nothing to make.
-  if (
-    (hasRef && (hasBootstrap || !required || restoredPath(restored, paths.infrastructureRef))) ||
-    (!hasRef && restoredAbsent(restored, paths.infrastructureRef))
-  )
-    return E.right({ ...step, ...recordsInSecrets(source, table, options, step.warnings) });
-
+  const providerSpec = getPath(source, paths.providerSpec);
   const { name, namespace } = identity(source);
   const ps = isObject(providerSpec) ? providerSpec : undefined;
   let value: JsonObject | undefined;
@@ -327,20 +340,33 @@ export function runPlugin(
       });
     value = resolved.right.providerSpec;
     valueSource = resolved.right.source;
-  } else if (!required) {
-    // (a value that is there but no object is named as such, not as missing)
-    const value = ps?.value;
-    step.warnings.push(
-      value === undefined || value === null
-        ? 'no spec.providerSpec.value: spec.infrastructureRef left unset'
-        : `spec.providerSpec.value is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not an object: spec.infrastructureRef left unset`,
-    );
-    return E.right(step);
   } else {
-    return E.left({
-      path: where,
-      message: `has neither value nor valueFrom.machineClass, so there is nothing to build the required ${formatPath(paths.infrastructureRef)} and ${formatPath(paths.bootstrap)} from`,
-    });
+    // (a value that is there but no object is named as such, not as missing)
+    const given = ps?.value;
+    const missing = given === undefined || given === null;
+    const notObject = missing
+      ? ''
+      : `${Array.isArray(given) ? 'a list' : `a ${typeof given}`}, not an object`;
+    if (!table.infrastructure.required) {
+      return E.right({
+        made: false,
+        warning: missing
+          ? 'no spec.providerSpec.value: spec.infrastructureRef left unset'
+          : `spec.providerSpec.value is ${notObject}: spec.infrastructureRef left unset`,
+      });
+    }
+    const required = `the required ${formatPath(paths.infrastructureRef)} and ${formatPath(paths.bootstrap)}`;
+    return E.left(
+      missing
+        ? {
+            path: where,
+            message: `has neither value nor valueFrom.machineClass, so there is nothing to build ${required} from`,
+          }
+        : {
+            path: paths.whereValue,
+            message: `is ${notObject}, so there is nothing to build ${required} from`,
+          },
+    );
   }
 
   // Errors about the value point at it when inline, at the reference when it came from a class.
@@ -396,7 +422,71 @@ export function runPlugin(
       message: `${plugin.name} plug-in: ${message}`,
     });
   }
-  const output = result.right;
+  return E.right({ made: true, plugin, output: result.right, value, valueSource, owner });
+}
+
+interface PluginStep {
+  readonly generated: { path: string[]; value: Json }[];
+  /** The key pairs whose private keys went into Secrets the plug-in made (key-pairs.ts). */
+  readonly keyPairs: readonly KeyPairRecord[];
+  /** The fields whose values went into Secrets the plug-in made (secret-fields.ts). */
+  readonly secretFields: readonly SecretFieldRecord[];
+  readonly objects: readonly JsonObject[];
+  readonly moves: AppliedMove[];
+  readonly warnings: string[];
+}
+
+/**
+ * Going up: asks a provider plug-in for the references v1alpha2 needs where v1alpha1 had a
+ * providerSpec, unless the object already has them (restored from a stash). With `owned`,
+ * `out` is a copy-on-write result (ownPath).
+ *
+ * `restored` are the stash entries applied to `out`. One that restored the infrastructure
+ * reference says the object was v1alpha2 before, and the stash put back all of it: a
+ * bootstrap it lacks, it lacked then too (a later version's `bootstrap.dataSecretName` waits
+ * in the next hop's stash), so there is nothing for a plug-in to make.
+ */
+export function runPlugin(
+  source: JsonObject,
+  out: JsonObject,
+  table: KindTable,
+  options: ConvertOptions,
+  restored: readonly StashEntry[],
+  owned?: OwnedSet,
+): E.Either<ConversionFailure, PluginStep> {
+  const { required } = table.infrastructure;
+  const paths = pluginPaths(table);
+  const step: PluginStep = {
+    generated: [],
+    keyPairs: [],
+    secretFields: [],
+    objects: [],
+    moves: [],
+    warnings: [],
+  };
+  const specPath = paths.spec;
+  // A MachineSet without a template, or a template without a spec, stamps out nothing.
+  if (!isObject(getPath(source, specPath))) return E.right(step);
+  const hasRef = getPath(out, paths.infrastructureRef) !== undefined;
+  const hasBootstrap = getPath(out, paths.bootstrap) !== undefined;
+  // The stash put back the reference, or its absence (`missingReference`): nothing to make.
+  if (
+    (hasRef && (hasBootstrap || !required || restoredPath(restored, paths.infrastructureRef))) ||
+    (!hasRef && restoredAbsent(restored, paths.infrastructureRef))
+  )
+    return E.right({ ...step, ...recordsInSecrets(source, table, options, step.warnings) });
+
+  const asked = askPlugin(source, table, options);
+  if (E.isLeft(asked)) return asked;
+  if (asked.right.made === false) {
+    step.warnings.push(asked.right.warning);
+    return E.right(step);
+  }
+  const { plugin, output, value, valueSource, owner } = asked.right;
+  const where = paths.where;
+  // Errors about the value point at it when inline, at the reference when it came from a class.
+  const inline = valueSource === paths.whereValue;
+  const valuePath = inline ? valueSource : where;
   // (a MachineClass's keys were never in the object, so never in its stash)
   const keyPairs = inline ? claimedKeyPairs(output, value, table, owner) : E.right([]);
   if (E.isLeft(keyPairs)) return refusedClaim(plugin, valuePath, keyPairs.left);

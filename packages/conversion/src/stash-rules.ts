@@ -300,12 +300,16 @@ function onlyRenamesOwnerApiVersions(entry: CheckedEntry): boolean {
 }
 
 /**
- * `….infrastructureRef.namespace`, `….configRef.namespace`: the namespace of an object
- * reference, which Cluster API controllers follow in the management cluster. (Other
- * namespaces, such as a kubelet `configSource.configMap.namespace`, name objects elsewhere.)
+ * `….infrastructureRef.namespace`, `….configRef.namespace`, v1alpha1's
+ * `providerSpec.valueFrom.machineClass.namespace`: the namespace of an object reference, which
+ * Cluster API controllers (and a conversion up, resolving the MachineClass) follow in the
+ * management cluster. (Other namespaces, such as a kubelet `configSource.configMap.namespace`,
+ * name objects elsewhere.)
  */
 function isReferenceNamespace(path: readonly string[]): boolean {
-  return path[path.length - 1] === 'namespace' && (path[path.length - 2]?.endsWith('Ref') ?? false);
+  if (path[path.length - 1] !== 'namespace') return false;
+  const holder = path[path.length - 2];
+  return holder !== undefined && (holder.endsWith('Ref') || holder === 'machineClass');
 }
 
 function isEmptyContainerOnTheWay(path: readonly string[], leaf: Json, rules: StashRules): boolean {

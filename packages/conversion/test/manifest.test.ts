@@ -396,6 +396,16 @@ spec:
     expect(message).toContain('spec.providerSpec: has neither value nor valueFrom.machineClass');
   });
 
+  it('a Machine whose providerSpec value is no object is told so, at the value', () => {
+    const text =
+      'apiVersion: cluster.k8s.io/v1alpha1\nkind: Machine\nmetadata: {name: m}\nspec: {providerSpec: {value: [a]}}\n';
+    const [message] = errors(convertManifest(text, { to: V1ALPHA2, plugins }));
+    // (before: "spec.providerSpec: has neither value nor valueFrom.machineClass", beside a value)
+    expect(message).toContain(
+      'spec.providerSpec.value: is a list, not an object, so there is nothing to build the required spec.infrastructureRef and spec.bootstrap from',
+    );
+  });
+
   it('a plug-in refusal carries the plug-in name', () => {
     const text = `apiVersion: cluster.k8s.io/v1alpha1
 kind: Machine

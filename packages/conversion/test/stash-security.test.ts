@@ -158,6 +158,28 @@ describe('the conversion stash is data, not instructions', () => {
     expect(error).toMatchObject({ code: 'stash-cross-namespace', path: 'spec.infrastructureRef.namespace' });
   });
 
+  it('refuses a MachineClass reference into another namespace, and accepts one in its own', () => {
+    const machineClass = (namespace: string) =>
+      v2Machine({
+        restores: V1ALPHA1,
+        patch: [
+          {
+            p: ['spec', 'providerSpec'],
+            v: { valueFrom: { machineClass: { name: 'x', namespace } } },
+            b: {},
+          },
+        ],
+      });
+    // Before, the way down wrote it, and the way up took its providerSpec from kube-system.
+    expect(refusal(down(machineClass('kube-system')))).toMatchObject({
+      code: 'stash-cross-namespace',
+      path: 'spec.providerSpec.valueFrom.machineClass.namespace',
+    });
+    const own = down(machineClass('team-a'));
+    if (E.isLeft(own)) throw new Error(JSON.stringify(own.left));
+    expect(own.right.reports[0]!.restored).toContain('spec.providerSpec');
+  });
+
   it('accepts a reference in the object’s own namespace (a real round trip)', () => {
     const ref = awsMachineRef('team-a');
     const result = up(
@@ -170,6 +192,50 @@ describe('the conversion stash is data, not instructions', () => {
   it('refuses a "generated" list naming fields no plug-in fills in', () => {
     const error = refusal(down(v2Machine({ restores: V1ALPHA1, patch: [], generated: [{ p: [], v: {} }] })));
     expect(error.code).toBe('stash-generated-path');
+  });
+
+  describe('a "generated" list is trusted only when the plug-in would make those references', () => {
+    const plugins = { plugins: [awsConversionPlugin] };
+    /** A v1alpha1 Machine up, then its infrastructureRef and the stash's record of it set to `kind`. */
+    function forged(kind: string): JsonObject {
+      const original = v1Machine({ restores: V1ALPHA2, patch: [] });
+      delete (original.metadata as JsonObject).annotations;
+      const there = up(original);
+      if (E.isLeft(there)) throw new Error(JSON.stringify(there.left));
+      const object = structuredClone(there.right.object);
+      ((object.spec as JsonObject).infrastructureRef as JsonObject).kind = kind;
+      const annotations = (object.metadata as JsonObject).annotations as Record<string, string>;
+      const stash = JSON.parse(annotations[CONVERSION_DATA_ANNOTATION]!);
+      for (const g of stash.generated) if (g.p.at(-1) === 'infrastructureRef') g.v.kind = kind;
+      annotations[CONVERSION_DATA_ANNOTATION] = JSON.stringify(stash);
+      return object;
+    }
+    const infrastructureKind = (object: JsonObject) =>
+      ((object.spec as JsonObject).infrastructureRef as JsonObject).kind;
+
+    it('a forged list keeps the reference it names through a round trip (down and up with the plug-in)', () => {
+      const object = forged('Evil');
+      const back = convertObject(object, V1ALPHA1, plugins);
+      if (E.isLeft(back)) throw new Error(JSON.stringify(back.left));
+      expect(back.right.reports[0]!.stashed).toContain('spec.infrastructureRef');
+      const again = up(back.right.object);
+      if (E.isLeft(again)) throw new Error(JSON.stringify(again.left));
+      // Before, the plug-in's AWSMachine replaced Evil without a warning.
+      expect(infrastructureKind(again.right.object)).toBe('Evil');
+      expect(again.right.generated).toEqual([]);
+    });
+
+    it('a true list still leaves the references to the plug-in (the way back makes them again)', () => {
+      const object = forged('AWSMachine');
+      const back = convertObject(object, V1ALPHA1, plugins);
+      if (E.isLeft(back)) throw new Error(JSON.stringify(back.left));
+      expect(back.right.reports[0]!.stashed).not.toContain('spec.infrastructureRef');
+      expect((back.right.object.metadata as JsonObject).annotations).toBeUndefined();
+      const again = up(back.right.object);
+      if (E.isLeft(again)) throw new Error(JSON.stringify(again.left));
+      expect(infrastructureKind(again.right.object)).toBe('AWSMachine');
+      expect(again.right.generated.map((o) => o.kind)).toEqual(['AWSMachine', 'KubeadmConfig']);
+    });
   });
 
   it('refuses a stash nested deeper than the bound, without overflowing the stack', () => {
@@ -253,6 +319,32 @@ describe('the conversion stash is data, not instructions', () => {
       ),
       expect.stringMatching(
         /^spec\.infrastructureRef(\.namespace)? is not kept for the way back: .*another namespace/,
+      ),
+    ]);
+  });
+
+  it('going up, a MachineClass reference into another namespace is not stashed, and the report says so', () => {
+    const machine = v1Machine('');
+    delete (machine.metadata as JsonObject).annotations;
+    (machine.spec as JsonObject).providerSpec = {
+      valueFrom: { machineClass: { name: 'm5', namespace: 'team-b' } },
+    };
+    const result = convertObject(machine, V1ALPHA2, {
+      plugins: [awsConversionPlugin],
+      resolveMachineClass: () =>
+        E.right({
+          providerSpec: { apiVersion: 'awsprovider/v1alpha1', kind: 'AWSMachineProviderSpec' },
+          source: 'MachineClass team-b/m5',
+        }),
+    });
+    if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+    const stash = String(
+      ((result.right.object.metadata as JsonObject).annotations as JsonObject)[CONVERSION_DATA_ANNOTATION],
+    );
+    expect(stash).not.toContain('team-b');
+    expect(result.right.reports[0]!.warnings).toEqual([
+      expect.stringMatching(
+        /^spec\.providerSpec(\.valueFrom\.machineClass\.namespace)? is not kept for the way back: .*another namespace/,
       ),
     ]);
   });

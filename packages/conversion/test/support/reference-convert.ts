@@ -19,7 +19,7 @@ import { identity, type ObjectConversion } from '../../src/object-conversion.js'
 import { deepEqual, formatPath, getPath, isObject, type Json, type JsonObject } from '../../src/path.js';
 import { isUnknownV1alpha1Phase } from '../../src/phase.js';
 import type { ObjectReport } from '../../src/report.js';
-import { missingReference, runPlugin } from '../../src/run-plugin.js';
+import { generatedByPlugin, missingReference, runPlugin } from '../../src/run-plugin.js';
 import {
   checkSecretFieldRecords,
   restoreSecretFields,
@@ -128,7 +128,10 @@ export function referenceConvertKind(
   }
   const back = coreConvert(out, table, direction === 'up' ? 'down' : 'up', [], true);
   let all = diff(rest, back);
-  if (stash !== undefined) all = withoutGenerated(all, rest, identity(rest), stash.generated);
+  if (stash?.generated !== undefined) {
+    const trusted = direction === 'up' || generatedByPlugin(out, table, options, stash.generated);
+    all = withoutGenerated(all, rest, identity(rest), trusted ? stash.generated : undefined);
+  }
   if (direction === 'down') {
     const missing = missingReference(rest, out, table);
     if (missing !== undefined) all.push(missing);
