@@ -414,6 +414,19 @@ describe('failure domains', () => {
     expect(back.status.failureDomains.a).toStrictEqual(cluster.status.failureDomains.a);
     expect(back.status.failureDomains.b).toStrictEqual({});
   });
+
+  it('sorts names in Go’s order (UTF-8 bytes), not by UTF-16 code units', () => {
+    // U+FF5E is EF BD 9E in UTF-8, U+1F600 F0 9F 98 80; in UTF-16 the emoji's D83D comes first.
+    const names = ['b\u{1F600}', 'b\uFF5E', 'a', 'b'];
+    const cluster = {
+      apiVersion: V1BETA1,
+      kind: 'Cluster',
+      metadata: { name: 'c', namespace: 'ns' },
+      status: { failureDomains: Object.fromEntries(names.map((n) => [n, {}])) },
+    };
+    const up = convert(cluster, V1BETA2).object as { status: { failureDomains: Obj[] } };
+    expect(up.status.failureDomains.map((d) => d.name)).toStrictEqual(['a', 'b', 'b\uFF5E', 'b\u{1F600}']);
+  });
 });
 
 describe('keys named __proto__ are kept as keys (plain assignment set the prototype instead)', () => {
@@ -459,6 +472,18 @@ describe('v1beta2 → v1beta1 references', () => {
     expect(down.reports[0]!.warnings.join('\n')).toMatch(
       /spec\.infrastructureRef: no apiVersion for infrastructure\.cluster\.x-k8s\.io DockerMachine/,
     );
+  });
+  it('the warning names a core-group reference and one without group or kind plainly', () => {
+    const named = (infrastructureRef: Obj) =>
+      convert(
+        { ...v1beta2, spec: { clusterName: 'c1', infrastructureRef } },
+        V1BETA1,
+      ).reports[0]!.warnings.join('\n');
+    // (before: "no apiVersion for  ConfigMap" and "no apiVersion for (no group) undefined")
+    expect(named({ apiGroup: '', kind: 'ConfigMap', name: 'm' })).toContain(
+      'no apiVersion for core group ConfigMap (',
+    );
+    expect(named({ name: 'm' })).toContain('no apiVersion for (no apiGroup) (no kind) (');
   });
   it('with a lookup (from CRD contract labels): its apiVersion', () => {
     const down = convert(v1beta2, V1BETA1, {

@@ -88,6 +88,12 @@ function referenceRow(path: string): HopMove {
   };
 }
 
+/** A reference's apiGroup as a warning names it (`""` is Kubernetes' core group). */
+function groupName(group: unknown): string {
+  if (typeof group !== 'string') return '(no apiGroup)';
+  return group === '' ? 'core group' : group;
+}
+
 /** Fills the apiVersion of down-converted references that still lack one (see referenceRow). */
 function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish']> {
   return (
@@ -118,7 +124,7 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
             ? 'no conversion data and no contract lookup'
             : 'no conversion data, and the contract lookup knows no CRD with a compatible contract label for it';
         warnings.push(
-          `${path}: no apiVersion for ${typeof group === 'string' ? group : '(no group)'} ${String(kind)} (${why}); the reference is kept without one`,
+          `${path}: no apiVersion for ${groupName(group)} ${typeof kind === 'string' && kind !== '' ? kind : '(no kind)'} (${why}); the reference is kept without one`,
         );
       }
     }
@@ -148,6 +154,23 @@ const machineSpecRows = (p: string): HopMove[] => [
 
 const machineRefs = (p: string) => [`${p}spec.bootstrap.configRef`, `${p}spec.infrastructureRef`];
 
+/**
+ * Go's `sort.Strings` order: by UTF-8 bytes, which is code-point order. JavaScript's default
+ * sort compares UTF-16 code units, which puts a name with a character beyond U+FFFF (a
+ * surrogate pair, 0xD800…) before one with a character in U+E000…U+FFFF; upstream's
+ * conversion puts it after.
+ */
+function goStringOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++; // (the same pair in both: skip its low half)
+  }
+  return a.length - b.length;
+}
+
 /** `{name: {controlPlane, attributes}}` ⇄ `[{name, controlPlane, attributes}]`, sorted by name going up. */
 const failureDomains: HopMove = {
   lower: 'status.failureDomains',
@@ -157,7 +180,7 @@ const failureDomains: HopMove = {
     // The key is the name: a stray `name` inside the value (no v1beta1 field; the stash keeps
     // it) must not rename the domain, or make two of one name (it overrode the key).
     return Object.keys(map)
-      .sort()
+      .sort(goStringOrder)
       .map((name) => {
         const spec = map[name];
         if (!isObject(spec)) return { name };
