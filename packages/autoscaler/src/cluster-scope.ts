@@ -5,13 +5,15 @@
  * Node there that copies another cluster's providerID, or names another cluster's Machine in
  * its annotation, must not lead to that Machine (and so to scaling it down).
  */
-import { type KubeObject, uidOf } from './objects.js';
+import { type KubeObject, nameOf, uidOf } from './objects.js';
 
 export interface ClusterScope {
   /** The cluster a Node was read from; undefined for a Node of no cached cluster. */
   nodeCluster(node: KubeObject): string | undefined;
   /** The cluster a Machine's Node lives in. */
   machineCluster(machine: KubeObject): string;
+  /** The clusters that have a cached Node of this name (to explain a Node of no cluster). */
+  clustersWithNodeNamed(name: string): readonly string[];
 }
 
 /**
@@ -25,14 +27,20 @@ export function clusterScope(
 ): ClusterScope {
   const byObject = new Map<KubeObject, string>();
   const byUid = new Map<string, string | undefined>();
+  const byName = new Map<string, string[]>();
   for (const { node, cluster } of nodes) {
     byObject.set(node, cluster);
+    const name = nameOf(node);
+    const clusters = byName.get(name);
+    if (clusters === undefined) byName.set(name, [cluster]);
+    else if (!clusters.includes(cluster)) clusters.push(cluster);
     const uid = uidOf(node);
     if (uid !== '') byUid.set(uid, byUid.has(uid) ? undefined : cluster);
   }
   return {
     nodeCluster: (node) => byObject.get(node) ?? (uidOf(node) === '' ? undefined : byUid.get(uidOf(node))),
     machineCluster,
+    clustersWithNodeNamed: (name) => byName.get(name) ?? [],
   };
 }
 

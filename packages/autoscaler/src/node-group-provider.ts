@@ -204,9 +204,16 @@ class Provider implements NodeGroupProvider {
   }
 
   async refresh(): Promise<void> {
-    await this.workloads.ensureFor(this.caches.machines.list());
     this.invalidate();
-    this.#current();
+    const snapshot = this.#current();
+    // Only the clusters of machines in node groups (within auto-discovery) are reached: a
+    // Node elsewhere has no group to be in, and a fleet's other clusters are not ours to
+    // contact (each is a Secret read, a Node list and a watch).
+    const inGroups = [...snapshot.groups.keys()].flatMap((id) => snapshot.machinesOf(id));
+    if (await this.workloads.ensureFor(inGroups)) {
+      this.invalidate();
+      this.#current();
+    }
   }
 
   async stop(): Promise<void> {

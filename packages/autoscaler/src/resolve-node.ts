@@ -4,7 +4,7 @@
  * node group, with the reason when there is none. Pure: reads one Snapshot.
  */
 import type { NodeGroup, NodeLike, NodeResolution } from './node-group.js';
-import { nameOf, namespaceOf, stringField } from './objects.js';
+import { type KubeObject, nameOf, namespaceOf, stringField, uidOf } from './objects.js';
 import type { Snapshot } from './snapshot.js';
 
 export function resolveNode(
@@ -32,7 +32,9 @@ export function resolveNode(
       ...base,
       reason: snapshot.nodeNameIsAmbiguous(node)
         ? `Nodes of several workload clusters are named ${node}: ask with the Node object`
-        : `no Node named ${node} in the workload cluster`,
+        : snapshot.scope === undefined
+          ? `no Node named ${node} in the workload cluster`
+          : `no Node named ${node} in the workload clusters reached (those of the node groups in scope)`,
     };
   const found = snapshot.machineOfNode(nodeObject);
   if (found.machine === undefined) {
@@ -43,7 +45,8 @@ export function resolveNode(
       reason:
         ambiguous.length > 0
           ? `providerID ${providerID} denotes ${ambiguous.length} machines`
-          : 'no Machine has this providerID (or one of the same instance), and no Machine annotation names one',
+          : (ofNoCluster(snapshot, node, nodeObject) ??
+            'no Machine has this providerID (or one of the same instance), and no Machine annotation names one'),
     };
   }
   const machine = found.machine;
@@ -69,6 +72,31 @@ export function resolveNode(
         : `${owner.kind} ${owner.namespace}/${owner.name} is not a node group (no room to scale between ` +
           'its min and max annotations, 0 replicas, excluded by auto-discovery, or invalid bounds)',
   };
+}
+
+/**
+ * Why a Node object of no reached workload cluster matched nothing, naming the clusters that
+ * have a Node of its name; undefined when the Node is of one (or there is one cluster). A
+ * Node matches only Machines of the cluster it was read from, and an object the caller
+ * holds is known as that cluster's by its UID alone: by name, a Node of another cluster (or
+ * one made up) would pass for it.
+ */
+function ofNoCluster(snapshot: Snapshot, node: string, nodeObject: KubeObject): string | undefined {
+  const scope = snapshot.scope;
+  if (scope === undefined || scope.nodeCluster(nodeObject) !== undefined) return undefined;
+  const uid = uidOf(nodeObject);
+  const what =
+    uid === ''
+      ? `Node ${node} was given without a uid, so which workload cluster it is of is unknown`
+      : `Node ${node} (uid ${uid}) is not a Node read from one of the workload clusters`;
+  const clusters = scope.clustersWithNodeNamed(node);
+  const where =
+    clusters.length === 0
+      ? `no workload cluster reached has a Node named ${node}`
+      : clusters.length === 1
+        ? `the Node named ${node} is of workload cluster ${clusters[0]}: ask by name, or with the object read from it`
+        : `Nodes named ${node} are of workload clusters ${clusters.join(', ')}: ask with the object read from one of them`;
+  return `${what}, and a Node matches only Machines of its own cluster; ${where}`;
 }
 
 /** `groupOfNode`'s answer when the Node's providerID denotes several Machines. */

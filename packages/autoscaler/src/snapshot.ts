@@ -186,10 +186,11 @@ export class Snapshot {
   // in an autoscaler's loop) then cost a map read instead of a providerID parse.
   readonly #machinesByNodeID = new Map<string, readonly KubeObject[]>();
   readonly #nodeOfMachine = new Map<KubeObject, KubeObject | null>();
-  readonly #scope: ClusterScope | undefined;
+  /** Which cluster each Node is of, with several workload clusters; else undefined. */
+  readonly scope: ClusterScope | undefined;
 
   constructor(input: SnapshotInput) {
-    this.#scope = input.scope;
+    this.scope = input.scope;
     const sets = new Map<string, KubeObject>();
     for (const ms of input.machineSets) sets.set(keyOf(ms), ms);
     const deployments = new Map<string, KubeObject>();
@@ -329,7 +330,7 @@ export class Snapshot {
       if (found.length > 1) return { machine: undefined, ambiguous: found };
       if (isFailedMachineProviderID(providerID)) {
         const machine = this.machinesByKey.get(machineKeyFromFailedProviderID(providerID));
-        if (machine !== undefined && inNodeCluster(this.#scope, node, machine))
+        if (machine !== undefined && inNodeCluster(this.scope, node, machine))
           return { machine, matchedBy: 'failed-machine' };
       }
     }
@@ -342,7 +343,7 @@ export class Snapshot {
         ? value
         : `${annotations[clusterNamespaceAnnotation] ?? namespaceOf(node)}/${value}`;
       const machine = this.machinesByKey.get(machineKey);
-      if (machine !== undefined && inNodeCluster(this.#scope, node, machine))
+      if (machine !== undefined && inNodeCluster(this.scope, node, machine))
         return { machine, matchedBy: 'node-annotation' };
     }
     return { machine: undefined };
@@ -350,6 +351,6 @@ export class Snapshot {
 
   /** The machines of `found` that may be `node`'s (all of them with one workload cluster). */
   #ofNodeCluster(node: KubeObject, found: readonly KubeObject[]): readonly KubeObject[] {
-    return this.#scope === undefined ? found : found.filter((m) => inNodeCluster(this.#scope, node, m));
+    return this.scope === undefined ? found : found.filter((m) => inNodeCluster(this.scope, node, m));
   }
 }

@@ -10,12 +10,25 @@ import { type LeaseLocation, NodeLeaseObserver } from '@capi-kit/lease';
 import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { clusterNameOf } from './cluster-name.js';
 import { type ClusterScope, clusterScope } from './cluster-scope.js';
+import { forEachAtMost } from './concurrency.js';
 import { type ResourceCache, startNodeCache } from './informer.js';
 import { apiCall } from './management-api.js';
 import { type KubeObject, namespaceOf } from './objects.js';
 import type { Problem } from './snapshot.js';
 
 export type WorkloadOption = KubeConfig | 'from-secret' | undefined;
+
+/**
+ * How many workload clusters `'from-secret'` reaches at once. Each costs a Secret read on the
+ * management cluster — which the autoscaler shares with the Cluster API controllers, behind
+ * the same priority-and-fairness queues — then a TLS connection, a full Node list and a watch
+ * on the workload cluster. Thousands at once (a first refresh over a large fleet) would open
+ * as many sockets and requests in one burst; eight keeps the burst to a client's usual
+ * handful (client-go allows 5 requests a second with bursts of 10). Nor does it slow a
+ * large first refresh: 4,000 clusters without Secrets took as long at eight as all at once
+ * (about 25 s on a local API server; the time goes in the requests, not the waiting).
+ */
+export const WORKLOAD_CONNECT_CONCURRENCY = 8;
 
 export interface WorkloadCluster {
   /** `''` for the one workload cluster, else `<namespace>/<cluster>`. */
@@ -47,6 +60,8 @@ export class Workloads {
   readonly #fromSecret: boolean;
   readonly #clusters = new Map<string, WorkloadCluster>();
   readonly #failed = new Map<string, Problem>();
+  /** Clusters being reached now, each with the run that reaches it. */
+  readonly #starting = new Map<string, Promise<void>>();
   #stopped = false;
 
   private constructor(
@@ -98,36 +113,63 @@ export class Workloads {
   }
 
   /**
-   * In `'from-secret'` mode, starts the Node caches of clusters the machines name and that
-   * are not yet reached (retrying those that failed before). Nothing to do otherwise.
+   * In `'from-secret'` mode, starts the Node caches of the clusters `machines` name that are
+   * not yet reached, at most `WORKLOAD_CONNECT_CONCURRENCY` at a time, retrying those that
+   * failed before and forgetting the failures of clusters they no longer name. The caller
+   * passes the machines it has business with (those of the node groups in scope): every
+   * cluster reached costs a Secret read on the management cluster, a Node list and a watch
+   * kept open. Resolves to whether a cluster was reached that was not before. Nothing to do
+   * otherwise.
    */
-  async ensureFor(machines: readonly KubeObject[]): Promise<void> {
-    if (!this.#fromSecret) return;
+  async ensureFor(machines: readonly KubeObject[]): Promise<boolean> {
+    if (!this.#fromSecret) return false;
+    const before = this.#clusters.size;
+    const named = new Set<string>();
     const wanted = new Set<string>();
+    const underway = new Set<Promise<void>>();
     for (const machine of machines) {
       const key = this.keyOf(machine);
-      if (key !== '' && !this.#clusters.has(key)) wanted.add(key);
+      if (key !== '') named.add(key);
+      if (key === '' || this.#clusters.has(key)) continue;
+      // Already being reached by a refresh still running: wait for that one, not a second.
+      const starting = this.#starting.get(key);
+      if (starting === undefined) wanted.add(key);
+      else underway.add(starting);
     }
-    await Promise.all(
-      [...wanted].map(async (key) => {
-        const [namespace, cluster] = key.split('/') as [string, string];
-        try {
-          const read = await workloadKubeConfig(this.management, { metadata: { name: cluster, namespace } });
-          if (read._tag === 'Left') throw new Error(read.left.message);
-          const kubeConfig = read.right;
-          const started = await startCluster(key, kubeConfig, this.leaseLocation, this.onChange);
-          if (this.#stopped) await started.nodes.stop();
-          else this.#clusters.set(key, started);
-          this.#failed.delete(key);
-        } catch (error) {
-          this.#failed.set(key, {
-            code: 'workload-unavailable',
-            object: `Cluster ${key}`,
-            message: `workload cluster ${key}: ${error instanceof Error ? error.message : String(error)}`,
-          });
-        }
-      }),
-    );
+    if (wanted.size > 0) {
+      const run = forEachAtMost(wanted, WORKLOAD_CONNECT_CONCURRENCY, (key) => this.#reach(key));
+      for (const key of wanted) this.#starting.set(key, run);
+      underway.add(
+        run.finally(() => {
+          for (const key of wanted) if (this.#starting.get(key) === run) this.#starting.delete(key);
+        }),
+      );
+    }
+    // A cluster no machine in scope names any longer is not this view's problem.
+    for (const key of this.#failed.keys()) if (!named.has(key)) this.#failed.delete(key);
+    await Promise.all(underway);
+    return this.#clusters.size > before;
+  }
+
+  /** Reads one cluster's kubeconfig Secret and starts its Node cache; a failure is a problem. */
+  async #reach(key: string): Promise<void> {
+    if (this.#stopped) return;
+    const [namespace, cluster] = key.split('/') as [string, string];
+    try {
+      const read = await workloadKubeConfig(this.management, { metadata: { name: cluster, namespace } });
+      if (read._tag === 'Left') throw new Error(read.left.message);
+      const kubeConfig = read.right;
+      const started = await startCluster(key, kubeConfig, this.leaseLocation, this.onChange);
+      if (this.#stopped) await started.nodes.stop();
+      else this.#clusters.set(key, started);
+      this.#failed.delete(key);
+    } catch (error) {
+      this.#failed.set(key, {
+        code: 'workload-unavailable',
+        object: `Cluster ${key}`,
+        message: `workload cluster ${key}: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
   }
 
   async stop(): Promise<void> {

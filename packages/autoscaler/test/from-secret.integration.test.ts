@@ -40,10 +40,15 @@ describe.skipIf(noControlPlane('private-local'))(
         await objects.machine(`${east}-m${i}`, { owner: ms, providerID: ids[i], labels });
         await createNode(eastPlane.kubeConfig, eastNodes[i]!, ids[i]);
       }
-      // A Machine of `west`, so that its workload cluster is read.
+      // A node group of `west`, so that its workload cluster is read.
+      const westLabels = objects.clusterLabel(westName);
+      const westSet = await objects.machineSet(`${westName}-ms`, 1, objects.bounds(1, 3), {
+        labels: westLabels,
+      });
       await objects.machine(`${westName}-m0`, {
+        owner: westSet,
         providerID: 'aws:///eu-west-1a/i-0west00000000000',
-        labels: objects.clusterLabel(westName),
+        labels: westLabels,
       });
       // `west`'s administrator copies east's providerID, or names east's Machine.
       await createNode(west.kubeConfig, copycat, ids[0]);
@@ -89,6 +94,23 @@ describe.skipIf(noControlPlane('private-local'))(
         expect([resolution.machine, resolution.group]).toEqual([null, null]);
         expect(provider.nodeGroupForNode(node)).toBeNull();
       }
+    });
+
+    it('a Node object without a uid matches nothing, and the explanation names its cluster', () => {
+      // The caller's own copy of east's Node (no uid): it cannot be told to be east's, so it
+      // matches nothing — and the explanation says which cluster has a Node of that name.
+      const copy = { metadata: { name: eastNodes[0]! }, spec: { providerID: ids[0] } };
+      const resolution = provider.explainNode(copy);
+      expect([resolution.machine, resolution.group]).toEqual([null, null]);
+      expect(provider.nodeGroupForNode(copy)).toBeNull();
+      expect(resolution.reason).toContain('without a uid');
+      expect(resolution.reason).toContain(`workload cluster ${management.namespace}/${east}`);
+      // Asked by name, the Node is east's, and finds east's group.
+      expect(provider.explainNode(eastNodes[0]!).group?.name).toBe(`${east}-md`);
+      // A name no cluster reached has says where it was looked for.
+      expect(provider.explainNode(unique('nowhere')).reason).toMatch(
+        /^no Node named nowhere-\S+ in the workload clusters reached \(those of the node groups in scope\)$/,
+      );
     });
 
     it("east's group refuses to delete a Node of west, and nothing is written", async () => {

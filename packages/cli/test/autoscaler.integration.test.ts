@@ -223,9 +223,41 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit autoscaler', () => {
   });
 
   it('node-group --workload-from-secret: a Node not found while a workload cluster could not be read names that cluster (exit 3)', async () => {
-    // Cluster `west`: a Machine of it, and a kubeconfig Secret whose server refuses connections.
+    // Cluster `west`: a node group of it (only those clusters are reached), and a kubeconfig
+    // Secret whose server refuses connections.
     const namespace = management.namespace;
-    await management.kubeConfig.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+    const custom = management.kubeConfig.makeApiClient(CustomObjectsApi);
+    const westLabels = { 'cluster.x-k8s.io/cluster-name': 'west' };
+    const westSet = await custom.createNamespacedCustomObject({
+      group,
+      version,
+      namespace,
+      plural: 'machinesets',
+      body: {
+        apiVersion: `${group}/${version}`,
+        kind: 'MachineSet',
+        metadata: {
+          name: 'west-ms',
+          labels: westLabels,
+          annotations: {
+            'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1',
+            'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '3',
+          },
+        },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { set: 'west-ms' } },
+          template: {
+            metadata: { labels: { set: 'west-ms' } },
+            spec: {
+              bootstrap: { data: 'eA==' },
+              infrastructureRef: { apiVersion: 'infrastructure.example/v1', kind: 'TestMachine', name: 'x' },
+            },
+          },
+        },
+      },
+    });
+    await custom.createNamespacedCustomObject({
       group,
       version,
       namespace,
@@ -233,7 +265,19 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit autoscaler', () => {
       body: {
         apiVersion: `${group}/${version}`,
         kind: 'Machine',
-        metadata: { name: 'west-m0', labels: { 'cluster.x-k8s.io/cluster-name': 'west' } },
+        metadata: {
+          name: 'west-m0',
+          labels: westLabels,
+          ownerReferences: [
+            {
+              apiVersion: `${group}/${version}`,
+              kind: 'MachineSet',
+              name: 'west-ms',
+              uid: westSet.metadata.uid,
+              controller: true,
+            },
+          ],
+        },
         spec: {
           bootstrap: { data: 'eA==' },
           infrastructureRef: { apiVersion: 'infrastructure.example/v1', kind: 'TestMachine', name: 'x' },
