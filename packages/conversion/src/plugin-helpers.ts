@@ -433,6 +433,7 @@ export function clusterOutput(
 
 /** What a plug-in built from a machine providerSpec, for `machineOutput` / `machineTemplateOutput`. */
 export interface MachineParts {
+  /** `machineNamed(input)`: `machineHooks`' references name the objects so. */
   readonly at: Named;
   /** The infrastructure spec's fields (`moveProviderFields(…).object`). */
   readonly spec: JsonObject;
@@ -501,12 +502,14 @@ export type MachinePartsBuilder = (
 /**
  * A provider's `machine` and `machineTemplate` hooks from one builder: the infrastructure
  * machine `kind` (`AWSMachine`) and its template (`AWSMachineTemplate`), each with its
- * KubeadmConfig(Template), or the builder's message as the plug-in's failure.
+ * KubeadmConfig(Template), or the builder's message as the plug-in's failure; and
+ * `machineReferences`, the references those hooks set, without building anything. (The
+ * builder names its objects `machineNamed(input)`, as `MachineParts.at` says.)
  */
 export function machineHooks(
   kind: string,
   build: MachinePartsBuilder,
-): Pick<ConversionPlugin, 'machine' | 'machineTemplate'> {
+): Required<Pick<ConversionPlugin, 'machine' | 'machineTemplate' | 'machineReferences'>> {
   const template = `${kind}Template`;
   return {
     machine(input) {
@@ -516,6 +519,20 @@ export function machineHooks(
     machineTemplate(input) {
       const built = build(input, template, 'spec.template.spec.');
       return typeof built === 'string' ? pluginFail(built) : machineTemplateOutput(template, built);
+    },
+    machineReferences(input, isTemplate) {
+      const { name, namespace } = machineNamed(input);
+      return {
+        infrastructureRef: objectRef(INFRASTRUCTURE_V1ALPHA2, isTemplate ? template : kind, name, namespace),
+        bootstrap: {
+          configRef: objectRef(
+            BOOTSTRAP_V1ALPHA2,
+            isTemplate ? 'KubeadmConfigTemplate' : 'KubeadmConfig',
+            name,
+            namespace,
+          ),
+        },
+      };
     },
   };
 }

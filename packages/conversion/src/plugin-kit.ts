@@ -42,6 +42,7 @@ export {
   type GeneratedKind,
   INFRASTRUCTURE_V1ALPHA2,
   type MachinePluginInput,
+  type MachineReferences,
   type ObjectRef,
   type OwnerInfo,
   objectRef,

@@ -95,6 +95,12 @@ export interface PluginOutput {
   readonly secretFields?: readonly { readonly field: string; readonly secret: string }[];
 }
 
+/** The references a `machine` or `machineTemplate` hook sets on the Cluster API object. */
+export interface MachineReferences {
+  readonly infrastructureRef: ObjectRef;
+  readonly bootstrap: { readonly configRef: ObjectRef };
+}
+
 export interface ConversionPlugin {
   /** Short name: `aws`, `vsphere`. */
   readonly name: string;
@@ -106,6 +112,14 @@ export interface ConversionPlugin {
   readonly machine: (input: MachinePluginInput) => PluginResult;
   /** MachineSet / MachineDeployment template → infrastructure machine template + bootstrap config template. */
   readonly machineTemplate: (input: MachinePluginInput) => PluginResult;
+  /**
+   * The references `machine` (or `machineTemplate`, with `template`) sets for `input`, without
+   * building the objects. The way down asks for them on every Machine, MachineSet and
+   * MachineDeployment whose stash lists references as generated, to check that list (see
+   * `generatedByPlugin`); without it, the hook itself is asked, objects and all. It must
+   * agree with the hooks whenever they succeed: `machineHooks` makes all three from one kind.
+   */
+  readonly machineReferences?: (input: MachinePluginInput, template: boolean) => MachineReferences;
   /**
    * Every kind its hooks can make (infrastructure, bootstrap, Secrets). `capi-kit migrate
    * verify` lists these even when the plan has none of them, to find what an earlier apply

@@ -31,12 +31,12 @@ import {
 } from './path.js';
 import {
   type ClusterInfo,
+  type ClusterPluginInput,
   type ConversionPlugin,
   findPlugin,
   type MachinePluginInput,
   type OwnerInfo,
   type PluginOutput,
-  type PluginResult,
   providerSpecType,
 } from './plugins.js';
 import { claimedSecretFields, type SecretFieldRecord, secretHolds } from './secret-fields.js';
@@ -192,9 +192,8 @@ export function generatedByPlugin(
   generated: readonly { readonly path: readonly string[]; readonly value: Json }[],
 ): boolean {
   if (options.plugins === undefined || options.plugins.length === 0) return true;
-  const asked = askPlugin(converted, table, options);
-  if (E.isLeft(asked) || !asked.right.made) return false;
-  const { output } = asked.right;
+  const output = pluginReferences(converted, table, options);
+  if (output === undefined) return false;
   const paths = pluginPaths(table);
   for (const g of generated) {
     const made = samePath(g.path, paths.infrastructureRef)
@@ -205,6 +204,26 @@ export function generatedByPlugin(
     if (made === undefined || !deepEqual(g.value, made as unknown as Json)) return false;
   }
   return true;
+}
+
+/**
+ * The references the plug-in would set going up from `source`: from its `machineReferences`
+ * when it has them (nothing built: this runs on every object going down), else from its
+ * hook's whole output. Undefined when it would set none, or refuse.
+ */
+function pluginReferences(
+  source: JsonObject,
+  table: KindTable,
+  options: ConvertOptions,
+): Pick<PluginOutput, 'infrastructureRef' | 'bootstrap'> | undefined {
+  const question = pluginQuestion(source, table, options);
+  if (E.isLeft(question) || !question.right.made) return undefined;
+  const { plugin, input } = question.right;
+  const { role } = table.infrastructure;
+  if (role !== 'cluster' && plugin.machineReferences !== undefined)
+    return plugin.machineReferences(input as MachinePluginInput, role === 'template');
+  const asked = askPlugin(source, table, options);
+  return E.isLeft(asked) || !asked.right.made ? undefined : asked.right.output;
 }
 
 function samePath(a: readonly string[], b: readonly string[]): boolean {
@@ -290,28 +309,66 @@ function refusedClaim(
   return E.left({ code: 'plugin-refused', path, message: `${plugin.name} plug-in ${why}` });
 }
 
-/** What asking the plug-in gave: its output, or why an optional reference is left unset. */
-type PluginAnswer =
+/** The plug-in a v1alpha1 object's providerSpec calls for, and what to ask it; or why none is asked. */
+type PluginQuestion =
   | { readonly made: false; readonly warning: string }
   | {
       readonly made: true;
       readonly plugin: ConversionPlugin;
-      readonly output: PluginOutput;
-      /** The providerSpec value the plug-in converted, and where it came from. */
+      /** The providerSpec value it converts, and where that came from. */
       readonly value: JsonObject;
       readonly valueSource: string;
       readonly owner: OwnerInfo;
+      /** Where errors about the value point: the value when inline, else the reference. */
+      readonly valuePath: string;
+      readonly input: ClusterPluginInput | MachinePluginInput;
     };
 
+/** The plug-in's answer: its output (or why an optional reference is left unset). */
+type PluginAnswer =
+  | Extract<PluginQuestion, { made: false }>
+  | (Extract<PluginQuestion, { made: true }> & { readonly output: PluginOutput });
+
 /**
- * Finds the providerSpec value of a v1alpha1 `source` (inline, or a MachineClass's) and asks
- * the plug-in that handles it for the v1alpha2 objects and references. Left: why it cannot.
+ * Asks the plug-in that handles a v1alpha1 `source`'s providerSpec for the v1alpha2 objects
+ * and references. Left: why it cannot.
  */
 function askPlugin(
   source: JsonObject,
   table: KindTable,
   options: ConvertOptions,
 ): E.Either<ConversionFailure, PluginAnswer> {
+  const question = pluginQuestion(source, table, options);
+  if (E.isLeft(question)) return question;
+  if (!question.right.made) return E.right(question.right);
+  const { plugin, input, valuePath } = question.right;
+  const { role } = table.infrastructure;
+  const result =
+    role === 'cluster'
+      ? plugin.cluster(input)
+      : role === 'machine'
+        ? plugin.machine(input as MachinePluginInput)
+        : plugin.machineTemplate(input as MachinePluginInput);
+  if (E.isLeft(result)) {
+    const { path, message } = result.left;
+    return E.left({
+      code: 'plugin-refused',
+      path: path === undefined ? valuePath : `${valuePath}.${path}`,
+      message: `${plugin.name} plug-in: ${message}`,
+    });
+  }
+  return E.right({ ...question.right, output: result.right });
+}
+
+/**
+ * Finds the providerSpec value of a v1alpha1 `source` (inline, or a MachineClass's), the
+ * plug-in that handles it, and the input to give it. Left: why there is none.
+ */
+function pluginQuestion(
+  source: JsonObject,
+  table: KindTable,
+  options: ConvertOptions,
+): E.Either<ConversionFailure, PluginQuestion> {
   const { role } = table.infrastructure;
   const paths = pluginPaths(table);
   const where = paths.where;
@@ -392,37 +449,31 @@ function askPlugin(
   }
   const owner: { -readonly [K in keyof OwnerInfo]: OwnerInfo[K] } = { kind: table.kind, name };
   if (namespace !== undefined) owner.namespace = namespace;
-  let result: PluginResult;
+  const asked = { plugin, value, valueSource, owner, valuePath };
   if (role === 'cluster') {
-    result = plugin.cluster({ owner, providerSpec: value, providerSpecSource: valueSource });
-  } else {
-    const clusterName = clusterNameLabel(source, paths);
-    const cluster = clusterName === undefined ? undefined : options.findCluster?.(clusterName, namespace);
-    const versions = getPath(source, paths.versions) as Json | undefined;
-    const version = versionsUp(versions);
-    const providerID = str(getPath(source, paths.providerID));
-    // (optional fields added one by one, without spreads: this runs for every object going up)
-    const input: { -readonly [K in keyof MachinePluginInput]: MachinePluginInput[K] } = {
-      owner,
-      providerSpec: value,
-      providerSpecSource: valueSource,
-      controlPlane: isObject(versions) && str(versions.controlPlane) !== undefined,
-    };
-    if (clusterName !== undefined) input.clusterName = clusterName;
-    if (cluster !== undefined) input.cluster = cluster;
-    if (typeof version === 'string') input.version = version;
-    if (providerID !== undefined) input.providerID = providerID;
-    result = role === 'machine' ? plugin.machine(input) : plugin.machineTemplate(input);
-  }
-  if (E.isLeft(result)) {
-    const { path, message } = result.left;
-    return E.left({
-      code: 'plugin-refused',
-      path: path === undefined ? valuePath : `${valuePath}.${path}`,
-      message: `${plugin.name} plug-in: ${message}`,
+    return E.right({
+      made: true,
+      ...asked,
+      input: { owner, providerSpec: value, providerSpecSource: valueSource },
     });
   }
-  return E.right({ made: true, plugin, output: result.right, value, valueSource, owner });
+  const clusterName = clusterNameLabel(source, paths);
+  const cluster = clusterName === undefined ? undefined : options.findCluster?.(clusterName, namespace);
+  const versions = getPath(source, paths.versions) as Json | undefined;
+  const version = versionsUp(versions);
+  const providerID = str(getPath(source, paths.providerID));
+  // (optional fields added one by one, without spreads: this runs for every object going up)
+  const input: { -readonly [K in keyof MachinePluginInput]: MachinePluginInput[K] } = {
+    owner,
+    providerSpec: value,
+    providerSpecSource: valueSource,
+    controlPlane: isObject(versions) && str(versions.controlPlane) !== undefined,
+  };
+  if (clusterName !== undefined) input.clusterName = clusterName;
+  if (cluster !== undefined) input.cluster = cluster;
+  if (typeof version === 'string') input.version = version;
+  if (providerID !== undefined) input.providerID = providerID;
+  return E.right({ made: true, ...asked, input });
 }
 
 interface PluginStep {
@@ -482,11 +533,9 @@ export function runPlugin(
     step.warnings.push(asked.right.warning);
     return E.right(step);
   }
-  const { plugin, output, value, valueSource, owner } = asked.right;
+  const { plugin, output, value, valueSource, owner, valuePath } = asked.right;
   const where = paths.where;
-  // Errors about the value point at it when inline, at the reference when it came from a class.
   const inline = valueSource === paths.whereValue;
-  const valuePath = inline ? valueSource : where;
   // (a MachineClass's keys were never in the object, so never in its stash)
   const keyPairs = inline ? claimedKeyPairs(output, value, table, owner) : E.right([]);
   if (E.isLeft(keyPairs)) return refusedClaim(plugin, valuePath, keyPairs.left);

@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { awsConversionPlugin } from '../../providers-aws/src/conversion/index.js';
 import { vsphereConversionPlugin } from '../../providers-vsphere/src/conversion/index.js';
 import { type ConversionPlugin, convertObject, V1ALPHA2 } from '../src/index.js';
-import { findPlugin, pluginFail, pluginOk } from '../src/plugin-kit.js';
+import { findPlugin, type MachinePluginInput, pluginFail, pluginOk } from '../src/plugin-kit.js';
+import { machineProviderSpec, name } from './support/arbitraries.js';
 
 const machine = (value: Record<string, unknown>) => ({
   apiVersion: 'cluster.k8s.io/v1alpha1',
@@ -121,4 +123,39 @@ describe('plug-in selection', () => {
       'no conversion plug-in handles providerSpec apiVersion "awsprovider/v1alpha1" kind "AWSMachineProviderSpec" (none loaded)',
     );
   });
+});
+
+describe('machineReferences agree with the hooks (the way down checks a stash with them)', () => {
+  const input = fc.record({
+    owner: fc.record(
+      { kind: fc.constantFrom('Machine' as const, 'MachineSet' as const), name, namespace: name },
+      { requiredKeys: ['kind', 'name'] },
+    ),
+    providerSpec: machineProviderSpec,
+    providerSpecSource: fc.constant('spec.providerSpec.value'),
+    controlPlane: fc.boolean(),
+    clusterName: fc.option(name, { nil: undefined }),
+  });
+  for (const plugin of [awsConversionPlugin, vsphereConversionPlugin]) {
+    for (const template of [false, true]) {
+      it(`${plugin.name}, ${template ? 'machineTemplate' : 'machine'} (1,000 inputs)`, () => {
+        let made = 0;
+        fc.assert(
+          fc.property(input, (raw) => {
+            const given = JSON.parse(JSON.stringify(raw)) as MachinePluginInput;
+            const result = (template ? plugin.machineTemplate : plugin.machine)(given);
+            if (E.isLeft(result)) return;
+            made++;
+            const { infrastructureRef, bootstrap } = result.right;
+            expect(plugin.machineReferences?.(given, template)).toStrictEqual({
+              infrastructureRef,
+              bootstrap,
+            });
+          }),
+          { numRuns: 1000 },
+        );
+        expect(made).toBeGreaterThan(100); // (the property saw hooks that succeed)
+      });
+    }
+  }
 });

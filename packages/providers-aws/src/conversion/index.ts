@@ -4,7 +4,7 @@ import { type ConversionPlugin, generatedKinds } from '@capi-kit/conversion/plug
 export type { ConversionPlugin } from '@capi-kit/conversion/plugin-kit';
 
 import { convertAwsCluster } from './cluster.js';
-import { convertAwsMachine, convertAwsMachineTemplate } from './machine.js';
+import { awsMachineReferences, convertAwsMachine, convertAwsMachineTemplate } from './machine.js';
 import { awsProviderSpecTypes } from './types.js';
 
 /**
@@ -18,6 +18,7 @@ export const awsConversionPlugin: ConversionPlugin = {
   cluster: convertAwsCluster,
   machine: convertAwsMachine,
   machineTemplate: convertAwsMachineTemplate,
+  machineReferences: awsMachineReferences,
   generates: generatedKinds('AWSCluster', 'AWSMachine'),
 };
 
@@ -25,6 +26,7 @@ export { awsClusterConsumedFields, awsClusterFieldMoves, convertAwsCluster } fro
 export {
   awsMachineConsumedFields,
   awsMachineFieldMoves,
+  awsMachineReferences,
   convertAwsMachine,
   convertAwsMachineTemplate,
 } from './machine.js';

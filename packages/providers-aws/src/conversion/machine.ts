@@ -89,3 +89,6 @@ export const convertAwsMachine = hooks.machine;
  * (upstream named the reference after the template's spec.metadata.name, usually empty).
  */
 export const convertAwsMachineTemplate = hooks.machineTemplate;
+
+/** The references those two hooks set, without building the objects (the way down checks a stash with them). */
+export const awsMachineReferences = hooks.machineReferences;

@@ -1,6 +1,6 @@
 import { type ConversionPlugin, generatedKinds } from '@capi-kit/conversion/plugin-kit';
 import { convertVsphereCluster } from './cluster.js';
-import { convertVsphereMachine, convertVsphereMachineTemplate } from './machine.js';
+import { convertVsphereMachine, convertVsphereMachineTemplate, vsphereMachineReferences } from './machine.js';
 import { vsphereProviderSpecTypes } from './types.js';
 
 /**
@@ -14,6 +14,7 @@ export const vsphereConversionPlugin: ConversionPlugin = {
   cluster: convertVsphereCluster,
   machine: convertVsphereMachine,
   machineTemplate: convertVsphereMachineTemplate,
+  machineReferences: vsphereMachineReferences,
   generates: generatedKinds('VSphereCluster', 'VSphereMachine'),
 };
 
@@ -27,6 +28,7 @@ export {
   convertVsphereMachine,
   convertVsphereMachineTemplate,
   VSPHERE_SSH_USER,
+  vsphereMachineReferences,
   vsphereV03MachineFieldMoves,
   vsphereV04MachineFieldMoves,
 } from './machine.js';

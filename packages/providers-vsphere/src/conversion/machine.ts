@@ -112,3 +112,6 @@ export const convertVsphereMachine = hooks.machine;
 
 /** MachineSet / MachineDeployment template → VSphereMachineTemplate + KubeadmConfigTemplate. */
 export const convertVsphereMachineTemplate = hooks.machineTemplate;
+
+/** The references those two hooks set, without building the objects (the way down checks a stash with them). */
+export const vsphereMachineReferences = hooks.machineReferences;
