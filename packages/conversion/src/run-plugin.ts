@@ -222,7 +222,7 @@ function pluginReferences(
   const { role } = table.infrastructure;
   if (role !== 'cluster' && plugin.machineReferences !== undefined)
     return plugin.machineReferences(input as MachinePluginInput, role === 'template');
-  const asked = askPlugin(source, table, options);
+  const asked = answer(question.right, table);
   return E.isLeft(asked) || !asked.right.made ? undefined : asked.right.output;
 }
 
@@ -340,8 +340,15 @@ function askPlugin(
 ): E.Either<ConversionFailure, PluginAnswer> {
   const question = pluginQuestion(source, table, options);
   if (E.isLeft(question)) return question;
-  if (!question.right.made) return E.right(question.right);
-  const { plugin, input, valuePath } = question.right;
+  return question.right.made ? answer(question.right, table) : E.right(question.right);
+}
+
+/** The plug-in's hook for the table's role, asked `question`. */
+function answer(
+  question: Extract<PluginQuestion, { made: true }>,
+  table: KindTable,
+): E.Either<ConversionFailure, PluginAnswer> {
+  const { plugin, input, valuePath } = question;
   const { role } = table.infrastructure;
   const result =
     role === 'cluster'
@@ -357,7 +364,7 @@ function askPlugin(
       message: `${plugin.name} plug-in: ${message}`,
     });
   }
-  return E.right({ ...question.right, output: result.right });
+  return E.right({ ...question, output: result.right });
 }
 
 /**
