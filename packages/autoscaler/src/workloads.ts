@@ -118,8 +118,8 @@ export class Workloads {
    * failed before and forgetting the failures of clusters they no longer name. The caller
    * passes the machines it has business with (those of the node groups in scope): every
    * cluster reached costs a Secret read on the management cluster, a Node list and a watch
-   * kept open. Resolves to whether a cluster was reached that was not before. Nothing to do
-   * otherwise.
+   * kept open; the caches of clusters they no longer name stop. Resolves to whether the
+   * clusters reached changed. Nothing to do otherwise.
    */
   async ensureFor(machines: readonly KubeObject[]): Promise<boolean> {
     if (!this.#fromSecret) return false;
@@ -145,10 +145,13 @@ export class Workloads {
         }),
       );
     }
-    // A cluster no machine in scope names any longer is not this view's problem.
+    // A cluster no machine in scope names any longer is not this view's problem, nor ours to
+    // watch: its Node cache stops (it is reached again if a group of it comes back).
     for (const key of this.#failed.keys()) if (!named.has(key)) this.#failed.delete(key);
-    await Promise.all(underway);
-    return this.#clusters.size > before;
+    const leaving = [...this.#clusters.values()].filter((c) => !named.has(c.key));
+    for (const { key } of leaving) this.#clusters.delete(key);
+    await Promise.all([...underway, ...leaving.map((c) => c.nodes.stop())]);
+    return leaving.length > 0 || this.#clusters.size > before - leaving.length;
   }
 
   /** Reads one cluster's kubeconfig Secret and starts its Node cache; a failure is a problem. */

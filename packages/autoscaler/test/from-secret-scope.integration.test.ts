@@ -162,6 +162,24 @@ describe.skipIf(noControlPlane())("'from-secret' reaches only the clusters of no
     expect(new Set(state.read)).toEqual(
       new Set([`${viaDeployment}-kubeconfig`, `${viaSet}-kubeconfig`, `${excluded}-kubeconfig`]),
     );
+
+    // A group that leaves auto-discovery takes its cluster out of what is watched: its Nodes
+    // are gone from the view, and the cluster is reached afresh (its Secret read again) when
+    // the group comes back.
+    const reads = (cluster: string) => state.read.filter((s) => s === `${cluster}-kubeconfig`).length;
+    const setIn = async (labels: Record<string, string>) => {
+      const ms = await objects.get('MachineSet', `${viaSet}-ms`);
+      await objects.replace('MachineSet', `${viaSet}-ms`, { ...ms, metadata: { ...ms.metadata, labels } });
+    };
+    const clusterLabel = objects.clusterLabel(viaSet);
+    await setIn(clusterLabel);
+    await vi.waitFor(() => expect(provider.nodeGroups()).toHaveLength(2), { timeout: 30_000, interval: 50 });
+    await provider.refresh();
+    await setIn({ ...clusterLabel, ...inScope });
+    await vi.waitFor(() => expect(provider.nodeGroups()).toHaveLength(3), { timeout: 30_000, interval: 50 });
+    await provider.refresh();
+    expect(reads(viaSet)).toBe(2);
+    expect(reads(viaDeployment)).toBe(1);
   });
 
   it(`reaches at most ${WORKLOAD_CONNECT_CONCURRENCY} clusters at once`, async () => {
