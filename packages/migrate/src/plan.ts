@@ -1,6 +1,8 @@
 import {
   type ChainVersion,
+  type ConversionError,
   type ConversionPlugin,
+  type ConversionReport,
   convertDocuments,
   formatConversionError,
   type InputDocument,
@@ -34,8 +36,11 @@ export function isMigrationTarget(value: unknown): value is MigrationTarget {
 
 /** Cluster API kinds that v1alpha2 keeps, in creation order: owners first. */
 export const CREATION_ORDER = ['Cluster', 'MachineDeployment', 'MachineSet', 'Machine'] as const;
+/** The API group of v1alpha1, whose objects prune deletes. */
+const V1ALPHA1_GROUP = 'cluster.k8s.io';
 /** The API groups of Cluster API v0.1 and of every later version. */
-const CAPI_GROUPS = new Set(['cluster.k8s.io', 'cluster.x-k8s.io']);
+const CAPI_GROUPS = new Set([V1ALPHA1_GROUP, 'cluster.x-k8s.io']);
+const creationRank = (kind: string) => (CREATION_ORDER as readonly string[]).indexOf(kind);
 /** Kinds whose objects own what a provider plug-in generated for them (InfraMachine, BootstrapConfig, InfraCluster, key-pair Secrets). */
 const OWNS_GENERATED = new Set(['Cluster', 'Machine']);
 
@@ -97,7 +102,7 @@ export function planMigration(
   if (E.isLeft(converted)) {
     return E.left({
       code: 'conversion',
-      message: converted.left.map((e) => formatConversionError(e)).join('\n'),
+      message: converted.left.map((e) => conversionProblem(e, documents)).join('\n'),
     });
   }
   const sources = new Map(inventory.objects.map((o) => [identity(keyOf(o)), o]));
@@ -110,7 +115,7 @@ export function planMigration(
       ({ secret, cluster }) =>
         `${labelOf(keyOf(secret))} is named like Cluster ${cluster}'s, but the Cluster does not own it and it is none of Cluster API's Secrets (${CLUSTER_SECRET_PURPOSES.join(', ')}): not re-owned`,
     ),
-    ...converted.right.report.warnings,
+    ...conversionWarnings(converted.right.report),
   ];
 
   // The conversion writes each converted object followed by what plug-ins made for it.
@@ -142,19 +147,53 @@ export function planMigration(
     }
   }
 
-  const secrets: SecretToReown[] = inventory.secrets.map(({ secret, cluster }) => {
+  // A Secret whose Cluster is not migrated (being deleted) stays with it: there is no new
+  // Cluster to own it, and verify would wait for one forever.
+  const secrets: SecretToReown[] = [];
+  for (const { secret, cluster: name } of inventory.secrets) {
     const key = keyOf(secret);
-    return {
-      key,
-      cluster: {
-        apiVersion: to,
-        kind: 'Cluster',
-        ...(key.namespace === undefined ? {} : { namespace: key.namespace }),
-        name: cluster,
-      },
-    };
-  });
+    const cluster: ObjectKey = { apiVersion: to, kind: 'Cluster', ...namespaced(key), name };
+    if (planned.has(identity(cluster))) secrets.push({ key, cluster });
+    else warnings.push(`${labelOf(key)}: its ${labelOf(cluster)} is not migrated; not re-owned`);
+  }
   return E.right({ to, objects, secrets, sources: inventory.objects, warnings });
+}
+
+/**
+ * A conversion error about a live object, named by the object (`Machine ns/name: path: …`):
+ * the conversion numbers the documents of a manifest, and a cluster's objects are none. The
+ * object is the document the error is placed at; the other writer of an object written twice
+ * (`also by document N`) is named too.
+ */
+function conversionProblem(error: ConversionError, documents: readonly InputDocument[]): string {
+  const { index, line: _line, ...rest } = error;
+  const value = index === undefined ? undefined : documents[index]?.value;
+  const object = isObject(value) ? keyOf(value) : undefined;
+  const named =
+    object === undefined
+      ? rest
+      : { ...rest, objectKind: object.kind, name: object.name, ...namespaced(object) };
+  const message = named.message.replace(/\(also by document (\d+)\)/, (text, n: string) => {
+    const other = documents[Number(n) - 1]?.value;
+    return isObject(other) ? `(also by ${labelOf(keyOf(other))})` : text;
+  });
+  return formatConversionError({ ...named, message });
+}
+
+const namespaced = (key: { readonly namespace?: string | undefined }) =>
+  key.namespace === undefined ? {} : { namespace: key.namespace };
+
+/**
+ * The conversion's warnings, each named by its object (`Machine ns/name: …`) rather than by a
+ * manifest's document number, which means nothing for objects read from a cluster.
+ */
+function conversionWarnings(report: ConversionReport): string[] {
+  return report.documents.flatMap((document) =>
+    document.objects.flatMap((o) => {
+      const key = { apiVersion: '', kind: o.kind, name: o.name ?? '', ...namespaced(o) };
+      return o.warnings.map((warning) => `${labelOf(key)}: ${warning}`);
+    }),
+  );
 }
 
 export function isBeingDeleted(object: JsonObject): boolean {
@@ -212,19 +251,34 @@ function ownerLinks(
     // version of the group is a valid reference): an owner of either group is rebuilt.
     const group = typeof ref.apiVersion === 'string' ? ref.apiVersion.split('/')[0] : undefined;
     const isCapi = CAPI_GROUPS.has(group ?? '') && (CREATION_ORDER as readonly unknown[]).includes(ref.kind);
-    if (!isCapi) {
-      kept.push(ref);
-      continue;
-    }
     const owner: ObjectKey = {
       apiVersion: to,
       kind: String(ref.kind),
       ...(key.namespace === undefined ? {} : { namespace: key.namespace }),
       name: String(ref.name),
     };
+    if (!isCapi) {
+      // Prune deletes every v1alpha1 object: a reference to one that is not rebuilt (a
+      // MachineClass) would dangle, and the garbage collector would take the new object.
+      if (group === V1ALPHA1_GROUP) {
+        warnings.push(
+          `${labelOf(key)}: owner ${labelOf(owner)} of ${String(ref.apiVersion)} is not migrated; its ownerReference is dropped`,
+        );
+      } else kept.push(ref);
+      continue;
+    }
     if (!planned.has(identity(owner))) {
       warnings.push(
         `${labelOf(key)}: owner ${labelOf(owner)} is not migrated; its ownerReference is dropped`,
+      );
+      continue;
+    }
+    // Owners are created first, kind by kind (CREATION_ORDER): an owner of the same or a
+    // later kind (a MachineDeployment owned by its MachineSet, a Machine by itself) has no
+    // UID yet when the object is created.
+    if (creationRank(owner.kind) >= creationRank(key.kind)) {
+      warnings.push(
+        `${labelOf(key)}: owner ${labelOf(owner)} is not created before it; its ownerReference is dropped`,
       );
       continue;
     }

@@ -198,7 +198,8 @@ export async function verify(
           object: label,
           message: `ownerReference to ${V1ALPHA1} ${String(ref.kind)} ${String(ref.name)} is stale`,
         });
-      } else if (ref.apiVersion === plan.to) {
+      } else if (ref.apiVersion === plan.to && isCapiKind(ref.kind)) {
+        // (a reference of another kind was kept as the v1alpha1 object had it: not ours to judge)
         const owner = {
           apiVersion: plan.to,
           kind: String(ref.kind),

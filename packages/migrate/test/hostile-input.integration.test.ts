@@ -1,0 +1,166 @@
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { awsConversionPlugin } from '@capi-kit/providers-aws';
+import { type KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
+import * as E from 'fp-ts/lib/Either.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyClusterMigration,
+  type MigrationOptions,
+  pruneClusterMigration,
+  verifyClusterMigration,
+} from '../src/index.js';
+import { crdDirs, seedSourceCluster } from './support/source-cluster.js';
+
+// v1alpha1 objects are written by whoever may write them: what they say must not crash a
+// migration half way, nor stop verify with what looks like an API error.
+
+const env = useControlPlane();
+const V1ALPHA1 = 'cluster.k8s.io/v1alpha1';
+type Reference = { apiVersion: string; kind: string; name: string; uid: string };
+type Obj = KubernetesObject & { metadata: { name: string; uid: string; ownerReferences?: Reference[] } };
+
+function options(namespace: string): MigrationOptions {
+  return { kubeConfig: env.kubeConfig, scope: { namespace }, plugins: [awsConversionPlugin] };
+}
+
+const client = () => KubernetesObjectApi.makeApiClient(env.kubeConfig);
+
+function read(kind: string, name: string, namespace: string): Promise<Obj> {
+  return client().read({ apiVersion: V1ALPHA1, kind, metadata: { name, namespace } }) as Promise<Obj>;
+}
+
+/** Adds ownerReferences to a v1alpha1 object, as anyone who may patch it can (a JSON merge patch). */
+async function addOwners(object: Obj, references: Reference[]): Promise<void> {
+  await client().patch(
+    {
+      apiVersion: V1ALPHA1,
+      kind: object.kind,
+      metadata: {
+        name: object.metadata.name,
+        namespace: object.metadata.namespace,
+        ownerReferences: [...(object.metadata.ownerReferences ?? []), ...references],
+      },
+    } as KubernetesObject,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    'application/merge-patch+json',
+  );
+}
+
+const referenceTo = (owner: Obj): Reference => ({
+  apiVersion: V1ALPHA1,
+  kind: String(owner.kind),
+  name: owner.metadata.name,
+  uid: owner.metadata.uid,
+});
+
+describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () => {
+  beforeAll(async () => {
+    for (const dir of crdDirs) await env.installCRDs(dir);
+  });
+
+  it('an ownerReference to an owner created later (or to itself) is dropped with a warning; apply finishes', async () => {
+    const namespace = await env.createNamespace('migrate-hostile');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'loop',
+      workers: 1,
+    });
+    const deployment = await read('MachineDeployment', `${source.name}-workers`, namespace);
+    const machineSet = await read('MachineSet', `${source.name}-workers-5d8f`, namespace);
+    const machine = await read('Machine', `${source.name}-controlplane-0`, namespace);
+    // The MachineDeployment owned by its own MachineSet; a Machine owned by itself.
+    await addOwners(deployment, [referenceTo(machineSet)]);
+    await addOwners(machine, [referenceTo(machine)]);
+
+    const applied = await applyClusterMigration(options(namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    expect(applied.right.warnings).toEqual(
+      expect.arrayContaining([
+        `MachineDeployment ${namespace}/${source.name}-workers: owner MachineSet ${namespace}/${source.name}-workers-5d8f is not created before it; its ownerReference is dropped`,
+        `Machine ${namespace}/${source.name}-controlplane-0: owner Machine ${namespace}/${source.name}-controlplane-0 is not created before it; its ownerReference is dropped`,
+      ]),
+    );
+    expect(applied.right.created).toHaveLength(applied.right.plan.objects.length);
+    const verified = await verifyClusterMigration(options(namespace));
+    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
+    expect(verified.right.differences).toEqual([]);
+  });
+
+  it("an ownerReference kept as it is (not a Cluster API owner) is not verify's to judge, even in the target's group", async () => {
+    const namespace = await env.createNamespace('migrate-hostile');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'odd',
+      workers: 1,
+    });
+    const machine = await read('Machine', source.workers[0]!, namespace);
+    await addOwners(machine, [
+      {
+        apiVersion: 'cluster.x-k8s.io/v1alpha2',
+        kind: 'NoSuchKind',
+        name: 'anything',
+        uid: '00000000-0000-0000-0000-000000000000',
+      },
+    ]);
+    const applied = await applyClusterMigration(options(namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const verified = await verifyClusterMigration(options(namespace));
+    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
+    expect(verified.right.differences).toEqual([]);
+  });
+
+  it('an ownerReference to a v1alpha1 object that is not migrated (a MachineClass) is dropped with a warning, not left for prune to dangle', async () => {
+    const namespace = await env.createNamespace('migrate-hostile');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'classy',
+      workers: 1,
+    });
+    const machineClass = (await client().create({
+      apiVersion: V1ALPHA1,
+      kind: 'MachineClass',
+      metadata: { name: 'owner-class', namespace },
+      providerSpec: { instanceType: 't3.large' },
+    } as KubernetesObject)) as Obj;
+    const machine = await read('Machine', source.workers[0]!, namespace);
+    await addOwners(machine, [referenceTo(machineClass)]);
+    const applied = await applyClusterMigration(options(namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const verified = await verifyClusterMigration(options(namespace));
+    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
+    expect(verified.right.differences).toEqual([]);
+    expect(applied.right.warnings).toContain(
+      `Machine ${namespace}/${source.workers[0]}: owner MachineClass ${namespace}/owner-class of ${V1ALPHA1} is not migrated; its ownerReference is dropped`,
+    );
+  });
+
+  it('a Cluster being deleted is not migrated: its Secrets are not re-owned, and verify does not ask for it, so prune can finish the deletion', async () => {
+    const namespace = await env.createNamespace('migrate-hostile');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'going',
+      workers: 1,
+    });
+    // (its finalizer keeps it, being deleted, until prune clears it)
+    await client().delete({
+      apiVersion: V1ALPHA1,
+      kind: 'Cluster',
+      metadata: { name: source.name, namespace },
+    });
+    const applied = await applyClusterMigration(options(namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const verified = await verifyClusterMigration(options(namespace));
+    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
+    expect(verified.right.differences).toEqual([]);
+    expect(applied.right.plan.secrets).toEqual([]);
+    expect(applied.right.warnings).toContain(
+      `Secret ${namespace}/${source.name}-kubeconfig: its Cluster ${namespace}/${source.name} is not migrated; not re-owned`,
+    );
+    const pruned = await pruneClusterMigration(options(namespace));
+    if (E.isLeft(pruned)) throw new Error(JSON.stringify(pruned.left));
+    expect(pruned.right.deleted).toContain(`Cluster ${namespace}/${source.name}`);
+  });
+});
