@@ -107,9 +107,27 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
     if (direction !== 'down') return;
     for (const path of paths) {
       const at = path.split('.');
-      const ref = getPath(out, at);
-      if (!isObject(ref) || ref.apiVersion !== undefined) continue;
+      const current = getPath(out, at);
+      if (!isObject(current)) continue;
+      let ref = current;
       const group = getPath(source, [...at, 'apiGroup']);
+      if (ref.apiVersion !== undefined) {
+        // Only the stash writes an apiVersion here. Its entry has no `base` (the plain way
+        // down makes no apiVersion), so nothing told whether the reference is still the one
+        // it was stashed from: a v1beta2 reference edited to another group came down with the
+        // old group's apiVersion (the edit silently lost), and a forged stash could point a
+        // reference at any group. It is the reference's only while its group is the apiGroup;
+        // otherwise the edit wins, as for every other field, and the lookup decides.
+        if (!isObject(getPath(source, at)) || groupOf(ref.apiVersion) === group) continue;
+        const stashed = typeof ref.apiVersion === 'string' ? JSON.stringify(ref.apiVersion) : '(no string)';
+        warnings.push(
+          `${path}: the conversion data's apiVersion ${stashed} is not of the reference's ${groupName(group)}; it is not restored`,
+        );
+        const { apiVersion: _, ...rest } = ref;
+        ownPath(out, at, owned, at.length - 1);
+        setPath(out, at, rest);
+        ref = rest;
+      }
       const kind = ref.kind;
       const found =
         typeof group === 'string' && typeof kind === 'string'
