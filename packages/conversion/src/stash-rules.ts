@@ -300,16 +300,20 @@ function onlyRenamesOwnerApiVersions(entry: CheckedEntry): boolean {
 }
 
 /**
- * `….infrastructureRef.namespace`, `….configRef.namespace`, v1alpha1's
+ * `….infrastructureRef.namespace`, `….configRef.namespace`, a health check's
+ * `remediationTemplate.namespace`, v1beta1's `topology.classNamespace`, v1alpha1's
  * `providerSpec.valueFrom.machineClass.namespace`: the namespace of an object reference, which
  * Cluster API controllers (and a conversion up, resolving the MachineClass) follow in the
  * management cluster. (Other namespaces, such as a kubelet `configSource.configMap.namespace`,
  * name objects elsewhere.)
  */
 function isReferenceNamespace(path: readonly string[]): boolean {
-  if (path[path.length - 1] !== 'namespace') return false;
+  const last = path[path.length - 1];
   const holder = path[path.length - 2];
-  return holder !== undefined && (holder.endsWith('Ref') || holder === 'machineClass');
+  // v1beta1's topology names its ClusterClass's namespace beside the class, not in a `…Ref`.
+  if (last === 'classNamespace') return holder === 'topology';
+  if (last !== 'namespace' || holder === undefined) return false;
+  return holder.endsWith('Ref') || holder === 'machineClass' || holder === 'remediationTemplate';
 }
 
 function isEmptyContainerOnTheWay(path: readonly string[], leaf: Json, rules: StashRules): boolean {
@@ -385,7 +389,8 @@ function checkLeaves(
     ? undefined
     : checkLeaf(at, rules, suspect ?? mayBeForbidden(at), under);
   if (refusal !== undefined) return refusal;
-  if (writes && isReferenceNamespace(at) && value !== objectNamespace) {
+  // (an empty namespace is an unset one: Cluster API resolves it to the object's own)
+  if (writes && isReferenceNamespace(at) && value !== objectNamespace && value !== '') {
     return refuse(
       'stash-cross-namespace',
       at,

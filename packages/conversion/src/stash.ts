@@ -374,6 +374,14 @@ function decodeStash(text: string): E.Either<string, Stash> {
       continue;
     }
     if (!isObject(item) || !isPath(item.p)) return E.left('has a patch entry without a path');
+    // A path is one flat list in the text, whose depth the limit counts, but applying it makes
+    // one level of the object per key: a forged path of thousands of keys wrote an object past
+    // what the conversion's recursive walks are kept to (it overflowed, blaming the input).
+    if (item.p.length > MAX_STASH_DEPTH) {
+      return E.left(
+        `nests deeper than ${MAX_STASH_DEPTH} levels: a patch path of ${item.p.length} keys makes one level per key`,
+      );
+    }
     const hasValue = Object.hasOwn(item, 'v');
     const hasBase = Object.hasOwn(item, 'b');
     // Literals, not spreads: one hidden class per shape for the checks and applyStash.

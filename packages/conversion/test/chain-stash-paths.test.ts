@@ -1,6 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { CONVERSION_DATA_ANNOTATION, convertTo, type JsonObject, V1BETA1, V1BETA2 } from '../src/index.js';
+import {
+  CONVERSION_DATA_ANNOTATION,
+  convertObject,
+  convertTo,
+  type JsonObject,
+  V1ALPHA1,
+  V1ALPHA2,
+  V1BETA1,
+  V1BETA2,
+} from '../src/index.js';
 import { MAX_STASH_DEPTH } from '../src/stash-rules.js';
 import { handleConversionReview } from '../src/webhook.js';
 
@@ -54,6 +63,28 @@ describe('a stash patch path counts towards the stash depth limit', () => {
     expect(1 + depth(result.right.object.status)).toBe(MAX_STASH_DEPTH);
   });
 
+  it('the v1alpha2 → v1alpha1 step refuses one too (every reader decodes the stash alike)', () => {
+    const stash = {
+      restores: V1ALPHA1,
+      patch: [{ p: ['spec', 'providerSpec', 'value', ...Array<string>(150).fill('x')], v: 1 }],
+    };
+    const object = {
+      apiVersion: V1ALPHA2,
+      kind: 'Machine',
+      metadata: {
+        name: 'm',
+        namespace: 'ns',
+        annotations: { [CONVERSION_DATA_ANNOTATION]: JSON.stringify(stash) },
+      },
+      spec: {},
+    };
+    // (before: the Machine came down with a providerSpec 153 levels deep)
+    expect(convertObject(object, V1ALPHA1)).toMatchObject({
+      _tag: 'Left',
+      left: { code: 'stash-too-deep', path: STASH },
+    });
+  });
+
   it('the webhook fails the review, naming the stash', () => {
     const response = handleConversionReview({
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -63,4 +94,61 @@ describe('a stash patch path counts towards the stash depth limit', () => {
     expect(response.result.status).toBe('Failure');
     expect(response.result).toMatchObject({ message: expect.stringContaining('patch path of 5002 keys') });
   });
+});
+
+describe('a stash never points a reference into another namespace, whatever the field calls it', () => {
+  const stashed = (apiVersion: string, kind: string, spec: JsonObject, path: string[], value: string) => ({
+    apiVersion,
+    kind,
+    metadata: {
+      name: 'c',
+      namespace: 'ns',
+      annotations: {
+        [CONVERSION_DATA_ANNOTATION]: JSON.stringify({ restores: V1BETA1, patch: [{ p: path, v: value }] }),
+      },
+    },
+    spec,
+  });
+  const cases = [
+    {
+      what: 'a v1beta1 topology classNamespace (the ClusterClass)',
+      object: (ns: string) =>
+        stashed(
+          V1BETA2,
+          'Cluster',
+          { topology: { classRef: { name: 'cc' }, version: 'v1.30.0' } },
+          ['spec', 'topology', 'classNamespace'],
+          ns,
+        ),
+      path: 'spec.topology.classNamespace',
+    },
+    {
+      what: 'a MachineHealthCheck remediationTemplate namespace',
+      object: (ns: string) =>
+        stashed(
+          V1BETA2,
+          'MachineHealthCheck',
+          {
+            clusterName: 'c',
+            selector: {},
+            remediation: { templateRef: { apiVersion: 'infrastructure.example/v1', kind: 'T', name: 't' } },
+          },
+          ['spec', 'remediationTemplate', 'namespace'],
+          ns,
+        ),
+      path: 'spec.remediationTemplate.namespace',
+    },
+  ];
+  for (const { what, object, path } of cases) {
+    it(`${what}: refused in another namespace, kept in its own`, () => {
+      // Before, the other namespace's ClusterClass or template was what the way down named.
+      expect(convertTo(object('other'), V1BETA1)).toMatchObject({
+        _tag: 'Left',
+        left: { code: 'stash-cross-namespace', path },
+      });
+      const own = convertTo(object('ns'), V1BETA1);
+      if (E.isLeft(own)) throw new Error(JSON.stringify(own.left));
+      expect(JSON.stringify(own.right.object.spec)).toContain(`"${path.split('.').at(-1)}":"ns"`);
+    });
+  }
 });

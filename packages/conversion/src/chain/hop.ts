@@ -18,7 +18,6 @@ import {
   CONVERSION_DATA_ANNOTATION,
   diff,
   putStash,
-  STASH_PATH,
   type StashEntry,
   takeStash,
 } from '../stash.js';
@@ -26,7 +25,6 @@ import {
   checkEntry,
   checkGenerated,
   checkStashedAnnotations,
-  MAX_STASH_DEPTH,
   partitionStashEntries,
   type StashRefusal,
   type StashRefusalCode,
@@ -329,7 +327,7 @@ export function convertHop(
     // The stash is data from whoever could annotate the object: checked whole before any of it applies.
     const rules = hopStashRules(table, direction);
     for (const entry of stash.entries) {
-      const refusal = pathTooDeep(entry) ?? checkEntry(entry, rules, objectNamespace);
+      const refusal = checkEntry(entry, rules, objectNamespace);
       if (refusal !== undefined) return E.left(stashRefused(refusal));
     }
     if (stash.generated !== undefined && stash.generated.length > 0) {
@@ -374,25 +372,6 @@ export function convertHop(
     keptEdits: keptEdits.map((e) => formatPath(e.path)),
     warnings,
   });
-}
-
-/**
- * A stash entry whose path alone nests deeper than a stash may (MAX_STASH_DEPTH): the limit
- * is counted in the stash's text, where a path is one flat list, but applying it makes one
- * level of the object per key. A forged `["status", "conditions", "x", "x", …]` of thousands
- * of keys wrote an object that deep, past what the recursive walks (diff, deepEqual, clone)
- * are kept to: the conversion overflowed its stack and blamed the input ("nests 3 levels
- * deep"), and checking each leaf of the entry's value against so long a path took over a
- * second (16,000 keys and 16,000 leaves).
- * Refused before any other check of the entry.
- */
-function pathTooDeep(entry: StashEntry): StashRefusal | undefined {
-  if (entry.path.length <= MAX_STASH_DEPTH) return undefined;
-  return {
-    code: 'stash-too-deep',
-    path: STASH_PATH,
-    message: `has a patch path of ${entry.path.length} keys, deeper than ${MAX_STASH_DEPTH} levels`,
-  };
 }
 
 /** A warning for each value a `strict` row could not convert (a duration that is a `${VAR}`). */

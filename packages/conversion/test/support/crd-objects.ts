@@ -118,6 +118,16 @@ function ownNamespaceRefs(value: unknown, namespace: string | undefined): void {
   }
 }
 
+/** The same for v1beta1's topology, which names its ClusterClass's namespace beside the class (`''`: unset). */
+function ownClassNamespace(object: Record<string, unknown>, namespace: string | undefined): void {
+  const topology = (object.spec as Record<string, unknown> | undefined)?.topology as
+    | Record<string, unknown>
+    | undefined;
+  if (typeof topology?.classNamespace !== 'string' || topology.classNamespace === '') return;
+  if (namespace === undefined) delete topology.classNamespace;
+  else topology.classNamespace = namespace;
+}
+
 const CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
 const metadata = fc.record(
   {
@@ -164,7 +174,9 @@ export function crdObject(version: string, kind: string): fc.Arbitrary<Record<st
     )
     .map((o) => {
       const plain = JSON.parse(JSON.stringify(o)) as Record<string, unknown>;
-      ownNamespaceRefs(plain, (plain.metadata as { namespace?: string }).namespace);
+      const namespace = (plain.metadata as { namespace?: string }).namespace;
+      ownNamespaceRefs(plain, namespace);
+      ownClassNamespace(plain, namespace);
       return plain;
     });
 }
