@@ -150,7 +150,7 @@ describe('ManifestError is tagged code', () => {
 
   it('unsafe-text, with the path of the name, label or annotation', () => {
     const [error] = manifestErrors('apiVersion: v1\nkind: ConfigMap\nmetadata: {labels: {app: "a\\eb"}}\n');
-    expect(error).toMatchObject({ code: 'unsafe-text', path: 'metadata.labels.app', line: 1 });
+    expect(error).toMatchObject({ code: 'unsafe-text', path: 'metadata.labels.app', line: 3, column: 26 });
     expect(error!.message).toMatch(/^metadata\.labels\.app: /);
   });
 });

@@ -29,6 +29,8 @@ function problemIn(text: string, allowLineBreaks = false): string | undefined {
 
 export interface TextProblem {
   readonly path: string;
+  /** The same path as keys and indexes, to find the field in the parsed document. */
+  readonly segments: readonly (string | number)[];
   readonly message: string;
 }
 
@@ -40,23 +42,28 @@ function segment(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
-function checkMetadata(metadata: Record<string, unknown>, at: string): TextProblem | undefined {
+function checkMetadata(
+  metadata: Record<string, unknown>,
+  at: string,
+  above: readonly (string | number)[],
+): TextProblem | undefined {
   for (const key of ['name', 'generateName', 'namespace'] as const) {
     const value = metadata[key];
     if (typeof value !== 'string') continue;
     const message = problemIn(value);
-    if (message !== undefined) return { path: `${at}.${key}`, message };
+    if (message !== undefined) return { path: `${at}.${key}`, segments: [...above, key], message };
   }
   for (const map of ['labels', 'annotations'] as const) {
     const entries = metadata[map];
     if (!isRecord(entries)) continue;
     for (const [key, value] of Object.entries(entries)) {
       const path = `${at}.${map}${segment(key)}`;
+      const segments = [...above, map, key];
       const keyProblem = problemIn(key);
-      if (keyProblem !== undefined) return { path, message: `key ${keyProblem}` };
+      if (keyProblem !== undefined) return { path, segments, message: `key ${keyProblem}` };
       if (typeof value !== 'string') continue;
       const valueProblem = problemIn(value, map === 'annotations');
-      if (valueProblem !== undefined) return { path, message: valueProblem };
+      if (valueProblem !== undefined) return { path, segments, message: valueProblem };
     }
   }
   return undefined;
@@ -66,13 +73,18 @@ function checkMetadata(metadata: Record<string, unknown>, at: string): TextProbl
  * The first control character or unpaired surrogate in a document's names, labels or
  * annotations: its own `metadata`, a template's, and those of a List's items, at any depth.
  */
-export function metadataTextProblem(value: unknown, at = ''): TextProblem | undefined {
+export function metadataTextProblem(
+  value: unknown,
+  at = '',
+  above: readonly (string | number)[] = [],
+): TextProblem | undefined {
   if (!isRecord(value)) return undefined;
   const prefix = at === '' ? '' : at;
   if (isRecord(value.metadata)) {
     const found = checkMetadata(
       value.metadata,
       `${prefix}${prefix === '' ? '' : '.'}metadata`.replace(/^\./, ''),
+      [...above, 'metadata'],
     );
     if (found !== undefined) return found;
   }
@@ -80,12 +92,13 @@ export function metadataTextProblem(value: unknown, at = ''): TextProblem | unde
     const found = metadataTextProblem(
       value.spec.template,
       `${prefix === '' ? '' : `${prefix}.`}spec.template`,
+      [...above, 'spec', 'template'],
     );
     if (found !== undefined) return found;
   }
   if (Array.isArray(value.items)) {
     for (const [i, item] of value.items.entries()) {
-      const found = metadataTextProblem(item, `${prefix}items[${i}]`);
+      const found = metadataTextProblem(item, `${prefix}items[${i}]`, [...above, 'items', i]);
       if (found !== undefined) return found;
     }
   }

@@ -5,6 +5,7 @@ import {
   isAlias,
   isCollection,
   isMap,
+  isNode,
   isPair,
   isScalar,
   isSeq,
@@ -291,6 +292,11 @@ function nodeProblems(doc: Document.Parsed, escapes: string | undefined): Proble
  * anchored node, so the walk is linear in the document however deep aliases nest. Refuses the
  * alias that takes the size past `budget`, an alias inside the node it names (which `toJS`
  * would turn into a cycle: JSON cannot hold one) and an alias with no anchor before it.
+ * Refuses too the alias that nests the value past MAX_DOCUMENT_DEPTH, which `nodeProblems`
+ * cannot see: anchors that each alias the one before inside 200 brackets build a value
+ * thousands of levels deep from a text no deeper than 201. Each anchored node's height (the
+ * collections its deepest node is under, itself included) is kept with its size. A merge
+ * key's alias is counted one level deeper than its keys land: a bound, not the exact depth.
  *
  * Each alias is then made to resolve to its node at once: the `yaml` package's own lookup
  * scans every anchor and alias before it, quadratic in their number (20,000 aliases took
@@ -300,10 +306,14 @@ function nodeProblems(doc: Document.Parsed, escapes: string | undefined): Proble
 function aliasProblem(doc: Document.Parsed, expanded: { size: number }, budget: number): Problem | undefined {
   const anchors = new Map<string, Node>();
   const sizes = new Map<Node, number>();
+  const heights = new Map<Node, number>();
   const open = new Set<Node>();
   const resolved: [Alias, Node][] = [];
-  const walk = (node: unknown): Problem | undefined => {
-    if (isPair(node)) return walk(node.key) ?? walk(node.value);
+  // the most collections any node walked so far (aliases expanded) is under
+  let deepest = 0;
+  // `above`: how many collections the node is under
+  const walk = (node: unknown, above: number): Problem | undefined => {
+    if (isPair(node)) return walk(node.key, above) ?? walk(node.value, above);
     if (isAlias(node)) {
       const offset = node.range?.[0] ?? 0;
       const target = anchors.get(node.source);
@@ -320,6 +330,14 @@ function aliasProblem(doc: Document.Parsed, expanded: { size: number }, budget: 
           message: `alias *${node.source} is inside the node it names and would expand without end`,
         };
       resolved.push([node, target]);
+      const depth = above + (heights.get(target) ?? 0);
+      if (depth >= MAX_DOCUMENT_DEPTH)
+        return {
+          offset,
+          code: 'too-deep',
+          message: `alias *${node.source} nests its value deeper than ${MAX_DOCUMENT_DEPTH} levels`,
+        };
+      deepest = Math.max(deepest, depth);
       expanded.size += sizes.get(target) ?? 0;
       return expanded.size > budget
         ? {
@@ -331,25 +349,29 @@ function aliasProblem(doc: Document.Parsed, expanded: { size: number }, budget: 
     }
     if (!isScalar(node) && !isCollection(node)) return undefined;
     const start = expanded.size;
+    const deepestBefore = deepest;
     const anchor = node.anchor;
     if (anchor !== undefined) {
       anchors.set(anchor, node);
       open.add(node);
     }
     expanded.size += 1 + (isScalar(node) && typeof node.value === 'string' ? node.value.length : 0);
+    deepest = above;
     if (isMap(node) || isSeq(node)) {
       for (const item of node.items) {
-        const problem = walk(item);
+        const problem = walk(item, above + 1);
         if (problem !== undefined) return problem;
       }
     }
     if (anchor !== undefined) {
       open.delete(node);
       sizes.set(node, expanded.size - start);
+      heights.set(node, deepest - above);
     }
+    deepest = Math.max(deepestBefore, deepest);
     return undefined;
   };
-  const problem = walk(doc.contents);
+  const problem = walk(doc.contents, 0);
   if (problem !== undefined) return problem;
   for (const [alias, target] of resolved) {
     const lookup = alias.resolve;
@@ -806,9 +828,12 @@ export function readManifest(input: string): E.Either<ManifestError[], ManifestD
           continue;
         }
         const bad = metadataTextProblem(value);
-        if (bad !== undefined)
-          errors.push(at(index, start, 'unsafe-text', `${bad.path}: ${bad.message}`, bad.path));
-        else documents.push({ index, line: linePos(start).line, value });
+        if (bad !== undefined) {
+          // at the field (or the alias that stands for it); at the document's start for a key a merge brings
+          const field = doc.getIn(bad.segments, true);
+          const offset = isNode(field) ? (field.range?.[0] ?? start) : start;
+          errors.push(at(index, offset, 'unsafe-text', `${bad.path}: ${bad.message}`, bad.path));
+        } else documents.push({ index, line: linePos(start).line, value });
       }
     }
     index += 1;

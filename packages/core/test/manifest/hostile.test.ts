@@ -260,6 +260,57 @@ describe('readManifest on hostile input', () => {
     expect(errors(`${block} x`)[0]!.message).toContain('nests deeper');
   });
 
+  it('refuses nesting past MAX_DOCUMENT_DEPTH built with aliases, at the alias that passes it', () => {
+    // Each anchor nests the one before 200 levels deeper: no node of the text is deeper than
+    // 201, but the value was read 15,800 levels deep (JSON.stringify overflowed its stack on it).
+    const level = 200;
+    const lines = ['b0: &b0 x'];
+    for (let i = 1; i < 80; i++)
+      lines.push(`b${i}: &b${i} ${'['.repeat(level)}*b${i - 1}${']'.repeat(level)}`);
+    expect(errors(lines.join('\n'))).toEqual([
+      {
+        code: 'too-deep',
+        index: 0,
+        line: 3, // b2's alias of b1: 200 + 200 levels
+        column: 9 + level,
+        message: `alias *b1 nests its value deeper than ${MAX_DOCUMENT_DEPTH} levels`,
+      },
+    ]);
+    // a merge key counts too, and a value just within the limit is read
+    const merged = `a: &a ${'['.repeat(level)}x${']'.repeat(level)}\nb:\n  c:\n    <<: {k: *a}\n`;
+    expect(values(merged)).toHaveLength(1);
+    const past = `a: &a ${'['.repeat(level)}x${']'.repeat(level)}\nb: ${'['.repeat(60)}{<<: {k: *a}}${']'.repeat(60)}\n`;
+    expect(errors(past)).toEqual([expect.objectContaining({ code: 'too-deep', line: 2 })]);
+  });
+
+  it('puts a control character in a name, label or annotation at its own line, not the document’s first', () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: List',
+      'items:',
+      '- kind: ConfigMap',
+      '  metadata:',
+      '    name: ok',
+      '    labels: {app: web, tier: "a\\eb"}',
+      '',
+    ].join('\n');
+    expect(errors(text)).toEqual([
+      {
+        code: 'unsafe-text',
+        index: 0,
+        line: 7,
+        column: 30,
+        path: 'items[0].metadata.labels.tier',
+        message: 'items[0].metadata.labels.tier: contains the control character U+001B',
+      },
+    ]);
+    // an alias is where the field is; a key a merge key brings has no place of its own: the document's start
+    const aliased = 'x: &x "a\\eb"\nmetadata:\n  name: *x\n';
+    expect(errors(aliased)).toEqual([expect.objectContaining({ line: 3, column: 9, path: 'metadata.name' })]);
+    const merged = 'x: &x {name: "a\\eb"}\nmetadata:\n  <<: *x\n';
+    expect(errors(merged)).toEqual([expect.objectContaining({ line: 1, column: 1, path: 'metadata.name' })]);
+  });
+
   it('refuses duplicate keys, also when they differ only in YAML type (1 and "1")', () => {
     expect(errors('a: 1\nb: 2\na: 3\n')).toEqual([
       expect.objectContaining({ line: 3, message: 'duplicate key "a"' }),
