@@ -28,6 +28,7 @@ import {
 import {
   applyStash,
   CONVERSION_DATA_ANNOTATION,
+  checkWrittenStash,
   diff,
   putStash,
   type StashEntry,
@@ -244,8 +245,8 @@ export function convertKind(
       ...(keys.records.length > 0 ? { keyPairs: keys.records } : {}),
       ...(records.length > 0 ? { secretFields: records } : {}),
     });
-    const size = checkStashedAnnotations(out);
-    if (E.isLeft(size)) return size;
+    const written = checkWrittenStash(out, entries);
+    if (E.isLeft(written)) return written;
   }
   const report: ObjectReport = {
     kind,

@@ -15,6 +15,7 @@ import {
 } from './path.js';
 import { PathPrefixes } from './path-prefixes.js';
 import {
+  checkStashedAnnotations,
   jsonDepthExceeds,
   MAX_ANNOTATIONS_BYTES,
   MAX_STASH_DEPTH,
@@ -477,6 +478,45 @@ export function withoutStash(object: JsonObject, created: Stash['created']): Jso
     }
   }
   return rest;
+}
+
+/** The levels a stash puts above an entry's value: the payload, its `patch` list, the entry. */
+const ENTRY_LEVELS = 3;
+
+/**
+ * What the way back asks of an object that has just been given its stash: annotations the API
+ * server takes (`checkStashedAnnotations`), and a stash no deeper than `takeStash` reads. The
+ * manifest reader allows documents far deeper than MAX_STASH_DEPTH, so a field 150 levels down
+ * that a conversion had to stash was written here and refused on the way back: the object
+ * could no longer be converted. It is refused here instead, naming the field (one of
+ * `entries`, what the stash keeps). (A stack joined under the stash is read one stash at a
+ * time, so only its size is checked: `checkStashedAnnotations`.)
+ */
+export function checkWrittenStash(
+  object: JsonObject,
+  entries: readonly StashEntry[],
+): E.Either<StashRefusal, void> {
+  const size = checkStashedAnnotations(object);
+  if (E.isLeft(size)) return size;
+  const text = getPath(object, ['metadata', 'annotations', CONVERSION_DATA_ANNOTATION]);
+  // (a stash with few brackets cannot be deep: the text is scanned only past the limit)
+  if (
+    typeof text !== 'string' ||
+    !openingBracketsExceed(text, MAX_STASH_DEPTH) ||
+    !jsonDepthExceeds(text, MAX_STASH_DEPTH)
+  )
+    return E.right(undefined);
+  const room = MAX_STASH_DEPTH - ENTRY_LEVELS;
+  // (an entry holds the value to put back and the value it expects to find: either can be deep)
+  const deep = entries.find((e) => valueDepthExceeds(e.value, room) || valueDepthExceeds(e.base, room));
+  return E.left({
+    code: 'stash-too-deep',
+    path: deep === undefined ? STASH_PATH : formatPath(deep.path),
+    message:
+      deep === undefined
+        ? `with the conversion stash, would nest deeper than ${MAX_STASH_DEPTH} levels, which the way back refuses`
+        : `nests more than ${room} levels deep (as it was or as converted): the conversion stash that keeps it for the way back would nest deeper than ${MAX_STASH_DEPTH} levels, which the way back refuses`,
+  });
 }
 
 /** Writes `stash` into `object` (mutating), recording what it had to create. */

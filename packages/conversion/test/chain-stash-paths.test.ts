@@ -4,9 +4,11 @@ import {
   CONVERSION_DATA_ANNOTATION,
   convertObject,
   convertTo,
+  type Json,
   type JsonObject,
   V1ALPHA1,
   V1ALPHA2,
+  V1ALPHA4,
   V1BETA1,
   V1BETA2,
 } from '../src/index.js';
@@ -57,10 +59,20 @@ describe('a stash patch path counts towards the stash depth limit', () => {
   }
 
   it('a path as long as the limit still applies', () => {
-    const result = convertTo(machine(MAX_STASH_DEPTH - 2), V1BETA1);
+    // Applied, it puts 98 levels under status.conditions; v1beta1 keeps conditions where v1beta2
+    // has status.deprecated.v1beta1.conditions, so the stash for the way back holds that status
+    // three levels deeper, past what a stash may nest: refused at the field, not the forged path.
+    expect(convertTo(machine(MAX_STASH_DEPTH - 2), V1BETA1)).toMatchObject({
+      _tag: 'Left',
+      left: { code: 'stash-too-deep', path: 'status' },
+    });
+    const keys = MAX_STASH_DEPTH - 3 - 3 - 1; // the stash's own three levels, deprecated.v1beta1, status
+    const result = convertTo(machine(keys), V1BETA1);
     if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
     // (the object itself is the first level)
-    expect(1 + depth(result.right.object.status)).toBe(MAX_STASH_DEPTH);
+    expect(1 + depth(result.right.object.status)).toBe(keys + 2);
+    const back = convertTo(result.right.object, V1BETA2);
+    if (E.isLeft(back)) throw new Error(JSON.stringify(back.left));
   });
 
   it('the v1alpha2 → v1alpha1 step refuses one too (every reader decodes the stash alike)', () => {
@@ -151,4 +163,38 @@ describe('a stash never points a reference into another namespace, whatever the 
       expect(JSON.stringify(own.right.object.spec)).toContain(`"${path.split('.').at(-1)}":"ns"`);
     });
   }
+});
+
+describe('a hop never writes a stash deeper than the way back reads', () => {
+  // v1alpha4 has no topology variables: going down, the stash keeps them, and a variable's
+  // value is free-form JSON. One level past the stash's room, the stash was written and the
+  // way back up refused the object.
+  const cluster = (levels: number): JsonObject => {
+    let value: Json = 'x';
+    for (let i = 0; i < levels; i++) value = [value];
+    return {
+      apiVersion: V1BETA1,
+      kind: 'Cluster',
+      metadata: { name: 'c', namespace: 'ns' },
+      spec: { topology: { class: 'cc', version: 'v1.30.0', variables: [{ name: 'v', value }] } },
+    };
+  };
+  // the stash object, its `patch`, the entry, then the variables list and the variable
+  const room = MAX_STASH_DEPTH - 3 - 2;
+
+  it('the deepest value that fits goes down and comes back unchanged', () => {
+    const there = convertTo(cluster(room), V1ALPHA4);
+    if (E.isLeft(there)) throw new Error(JSON.stringify(there.left));
+    expect(convertTo(there.right.object, V1BETA1)).toMatchObject({
+      _tag: 'Right',
+      right: { object: cluster(room) },
+    });
+  });
+
+  it('one level deeper is refused going down, naming the field', () => {
+    expect(convertTo(cluster(room + 1), V1ALPHA4)).toMatchObject({
+      _tag: 'Left',
+      left: { code: 'stash-too-deep', path: 'spec.topology.variables' },
+    });
+  });
 });

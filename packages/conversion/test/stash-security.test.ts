@@ -9,7 +9,7 @@ import {
   V1ALPHA1,
   V1ALPHA2,
 } from '../src/index.js';
-import type { JsonObject } from '../src/path.js';
+import type { Json, JsonObject } from '../src/path.js';
 import { MAX_ANNOTATIONS_BYTES, MAX_STASH_DEPTH } from '../src/stash-rules.js';
 
 // A stash is data from whoever could annotate the object. These are the attacks from issue
@@ -66,6 +66,13 @@ const awsMachineRef = (namespace: string) => ({
   name: 'x',
   namespace,
 });
+
+/** `levels` arrays, one inside the other, around a string. */
+function nestedList(levels: number): Json {
+  let value: Json = 'x';
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+}
 
 describe('the conversion stash is data, not instructions', () => {
   const cases: { name: string; patch: unknown[]; code: string; path: string }[] = [
@@ -263,6 +270,32 @@ describe('the conversion stash is data, not instructions', () => {
     // Brackets inside strings are no nesting (the bracket count alone would say deep).
     expect(code(nested(1, '[{'.repeat(MAX_STASH_DEPTH)))).not.toBe('stash-too-deep');
     expect(code(nested(MAX_STASH_DEPTH - 3, '[{'.repeat(MAX_STASH_DEPTH)))).not.toBe('stash-too-deep');
+  });
+
+  it('never writes a stash deeper than the way back reads: the way up refuses it, naming the field', () => {
+    // status.providerStatus has no v1alpha2 field, so the stash keeps it. The manifest reader
+    // takes documents far deeper than a stash may nest: a providerStatus one level past the
+    // stash's room was written, and the way back then refused the object (stash-too-deep).
+    const room = MAX_STASH_DEPTH - 3; // the stash object, its `patch` and the entry
+    const withStatus = (levels: number): JsonObject => {
+      const object = v1Machine(undefined);
+      delete (object.metadata as JsonObject).annotations;
+      return { ...object, status: { providerStatus: nestedList(levels) } };
+    };
+    const fits = withStatus(room);
+    const there = up(fits);
+    if (E.isLeft(there)) throw new Error(JSON.stringify(there.left));
+    const back = down(there.right.object);
+    if (E.isLeft(back)) throw new Error(JSON.stringify(back.left));
+    expect(back.right.object).toEqual(fits);
+    expect(refusal(up(withStatus(room + 1)))).toEqual({
+      code: 'stash-too-deep',
+      objectKind: 'Machine',
+      name: 'web-0',
+      namespace: 'team-a',
+      path: 'status.providerStatus',
+      message: `nests more than ${room} levels deep (as it was or as converted): the conversion stash that keeps it for the way back would nest deeper than ${MAX_STASH_DEPTH} levels, which the way back refuses`,
+    });
   });
 
   it('refuses a stash over 256 KiB, naming its size', () => {

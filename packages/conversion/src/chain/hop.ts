@@ -16,6 +16,7 @@ import { checkSecretFieldRecords } from '../secret-fields.js';
 import {
   applyStash,
   CONVERSION_DATA_ANNOTATION,
+  checkWrittenStash,
   diff,
   putStash,
   type StashEntry,
@@ -24,7 +25,6 @@ import {
 import {
   checkEntry,
   checkGenerated,
-  checkStashedAnnotations,
   partitionStashEntries,
   type StashRefusal,
   type StashRefusalCode,
@@ -361,8 +361,8 @@ export function convertHop(
     warnings.push(`${refusal.path} is not kept for the way back: ${refusal.message}`);
   if (entries.length > 0) {
     putStash(out, { restores: from, entries });
-    const size = checkStashedAnnotations(out);
-    if (E.isLeft(size)) return size;
+    const written = checkWrittenStash(out, entries);
+    if (E.isLeft(written)) return written;
   }
   return E.right({
     object: out,
