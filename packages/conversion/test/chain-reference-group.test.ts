@@ -54,6 +54,7 @@ describe('a stashed reference apiVersion applies only to a reference of its grou
   it('unedited, the stash gives the apiVersion back', () => {
     const down = convert(convert(machine, V1BETA2).object, V1BETA1, lookup);
     expect(refOf(down.object)).toStrictEqual((machine.spec as JsonObject).infrastructureRef);
+    expect(down.reports[0]!.restored).toContain('spec.infrastructureRef.apiVersion');
   });
 
   it('edited to another group in v1beta2, the edit wins: the lookup gives the apiVersion', () => {
@@ -65,6 +66,8 @@ describe('a stashed reference apiVersion applies only to a reference of its grou
       name: 'm2',
       namespace: 'ns',
     });
+    // the report does not claim the stashed apiVersion came back
+    expect(down.reports[0]!.restored).not.toContain('spec.infrastructureRef.apiVersion');
     // and back up, the v1beta2 object as edited
     expect(refOf(convert(down.object, V1BETA2).object)).toStrictEqual(refOf(object));
   });
@@ -85,5 +88,6 @@ describe('a stashed reference apiVersion applies only to a reference of its grou
     const down = convert(object, V1BETA1);
     expect(refOf(down.object)).toStrictEqual({ kind: 'AWSMachine', name: 'm', namespace: 'ns' });
     expect(down.reports[0]!.warnings).toContainEqual(expect.stringContaining('evil.example.com/v1'));
+    expect(down.reports[0]!.restored).not.toContain('spec.infrastructureRef.apiVersion');
   });
 });

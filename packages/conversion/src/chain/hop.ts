@@ -3,6 +3,7 @@ import { checkKeyPairRecords } from '../key-pairs.js';
 import { type AppliedMove, type FieldMove, type MoveTransform, moveObject } from '../moves.js';
 import {
   assign,
+  deepEqual,
   deletePath,
   formatPath,
   getPath,
@@ -344,7 +345,12 @@ export function convertHop(
     keptEdits = result.skipped;
   }
   const warnings = unconvertedWarnings(moves);
-  table.finish?.(out, rest, direction, options, warnings, owned);
+  if (table.finish !== undefined) {
+    table.finish(out, rest, direction, options, warnings, owned);
+    // A finish may take back what the stash put (a stashed reference apiVersion of another
+    // group): the report lists as restored only what the object still holds.
+    restored = restored.filter((e) => e.value === undefined || deepEqual(getPath(out, e.path), e.value));
+  }
   const reverse = direction === 'up' ? 'down' : 'up';
   // (read once by diff, then dropped: it shares structure with `out` and `rest`)
   const back = plainHop(out, hop, table, reverse, undefined, new Set<object>());
