@@ -377,6 +377,52 @@ spec: {selector: {}, replicas: 3}
     expect(messages[1]).toContain('document 2 (Machine team-b/batch-canary');
   });
 
+  describe('which MachineClass a Machine names, by namespace', () => {
+    const machineClass = (namespace: string | undefined, instanceType: string) =>
+      `apiVersion: cluster.k8s.io/v1alpha1
+kind: MachineClass
+metadata: {name: c${namespace === undefined ? '' : `, namespace: ${namespace}`}}
+providerSpec: {apiVersion: awsprovider/v1alpha1, kind: AWSMachineProviderSpec, instanceType: ${instanceType}}
+`;
+    const machine = (namespace: string | undefined) =>
+      `apiVersion: cluster.k8s.io/v1alpha1
+kind: Machine
+metadata: {name: m${namespace === undefined ? '' : `, namespace: ${namespace}`}}
+spec: {providerSpec: {valueFrom: {machineClass: {name: c}}}}
+`;
+    /** The instance type of the AWSMachine made for the Machine, or the conversion's errors. */
+    const resolved = (...documents: string[]) => {
+      const result = convertManifest(documents.join('---\n'), { to: V1ALPHA2, plugins });
+      if (E.isLeft(result)) return result.left.map(formatConversionError).join('\n');
+      const made = result.right.documents.find((d) => (d as { kind?: string }).kind === 'AWSMachine');
+      return (made as { spec: { instanceType: string } }).spec.instanceType;
+    };
+
+    it('the class of its own namespace first, else the one class of that name without one', () => {
+      expect(resolved(machineClass(undefined, 'bare'), machineClass('a', 'own'), machine('a'))).toBe('own');
+      expect(resolved(machineClass(undefined, 'bare'), machineClass('b', 'other'), machine('a'))).toBe(
+        'bare',
+      );
+    });
+
+    it('a Machine without a namespace takes the class of that name when there is one only', () => {
+      expect(resolved(machineClass('a', 'only'), machine(undefined))).toBe('only');
+      expect(resolved(machineClass('a', 'x'), machineClass('b', 'y'), machine(undefined))).toContain(
+        'MachineClass c is not in this manifest',
+      );
+    });
+
+    it('two classes of one name without a namespace stand in for none', () => {
+      expect(resolved(machineClass(undefined, 'x'), machineClass(undefined, 'y'), machine('a'))).toContain(
+        'MachineClass a/c is not in this manifest',
+      );
+      // (the first of them is the exact match of a Machine without a namespace)
+      expect(resolved(machineClass(undefined, 'x'), machineClass(undefined, 'y'), machine(undefined))).toBe(
+        'x',
+      );
+    });
+  });
+
   it('a providerSpec no plug-in handles names its apiVersion and kind', () => {
     const text = `apiVersion: cluster.k8s.io/v1alpha1
 kind: Machine
