@@ -211,7 +211,7 @@ export async function describeCluster(
   const machines = allMachines!.items.filter((o) => belongs(o, setUIDs));
 
   const legacy = apiVersion === API_VERSIONS[0]?.apiVersion;
-  const groups = { MachineDeployment: deployments, MachineSet: sets, Machine: [] as Capi[] };
+  const groups = { MachineDeployment: ownersOf(deployments), MachineSet: ownersOf(sets) };
   const ownerOf = (kind: 'Machine' | 'MachineSet', object: Capi) =>
     findOwner(kind, object, groups, legacy, problems);
 
@@ -356,6 +356,28 @@ function group(kind: DescribedGroup['kind'], object: Capi, owner: OwnerName | nu
 }
 
 /**
+ * The possible owners of one kind, by UID and by name: the first of each, as searching the
+ * list would find it. (Searching per Machine made a Cluster of thousands of Machines and
+ * MachineSets cost their product.) The keys are as read: a missing UID or name is a key too.
+ */
+interface Owners {
+  readonly items: readonly Capi[];
+  readonly byUID: ReadonlyMap<string | undefined, Capi>;
+  readonly byName: ReadonlyMap<string | undefined, Capi>;
+}
+
+function ownersOf(items: readonly Capi[]): Owners {
+  const byUID = new Map<string | undefined, Capi>();
+  const byName = new Map<string | undefined, Capi>();
+  for (const item of items) {
+    const { uid, name } = item.metadata ?? {};
+    if (!byUID.has(uid)) byUID.set(uid, item);
+    if (!byName.has(name)) byName.set(name, item);
+  }
+  return { items, byUID, byName };
+}
+
+/**
  * The owner of a Machine (MachineSet, else MachineDeployment) or MachineSet
  * (MachineDeployment): by ownerReference UID; by kind and name when the UID is stale (a
  * problem); for v1alpha1 objects without such owners, the one owner whose selector
@@ -364,7 +386,7 @@ function group(kind: DescribedGroup['kind'], object: Capi, owner: OwnerName | nu
 function findOwner(
   kind: 'Machine' | 'MachineSet',
   object: Capi,
-  groups: Readonly<Record<'MachineDeployment' | 'MachineSet', readonly Capi[]>>,
+  groups: Readonly<Record<'MachineDeployment' | 'MachineSet', Owners>>,
   legacy: boolean,
   problems: Problem[],
 ): OwnerName | null {
@@ -374,10 +396,10 @@ function findOwner(
   );
   const ordered = [...refs.filter((r) => r.controller), ...refs.filter((r) => !r.controller)];
   for (const ref of ordered) {
-    const candidates = groups[ref.kind as 'MachineDeployment' | 'MachineSet'] ?? [];
-    const byUID = candidates.find((c) => c.metadata?.uid === ref.uid);
+    const owners = groups[ref.kind as 'MachineDeployment' | 'MachineSet'];
+    const byUID = owners?.byUID.get(ref.uid);
     if (byUID !== undefined) return { kind: ref.kind, name: byUID.metadata?.name ?? ref.name };
-    const byName = candidates.find((c) => c.metadata?.name === ref.name);
+    const byName = owners?.byName.get(ref.name);
     problems.push({
       object: label(kind, object),
       message:
@@ -391,7 +413,8 @@ function findOwner(
   // v1alpha1 objects moved by a pivot lost their ownerReferences: fall back to selectors.
   const labels = object.metadata?.labels ?? {};
   for (const ownerKind of kinds) {
-    const matches = (groups[ownerKind as 'MachineDeployment' | 'MachineSet'] ?? []).filter((c) =>
+    // (a selector cannot be looked up: each is matched, as the v1alpha1 controllers did)
+    const matches = (groups[ownerKind as 'MachineDeployment' | 'MachineSet']?.items ?? []).filter((c) =>
       selects(c.spec?.selector, labels),
     );
     if (matches.length === 1) return { kind: ownerKind, name: matches[0]!.metadata?.name ?? '' };

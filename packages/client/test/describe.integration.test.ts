@@ -4,7 +4,7 @@ import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapiClient, connect, describeCluster, workloadKubeConfig } from '../src/index.js';
 import { capiCrdDirs, unwrap, unwrapLeft } from './helpers/fixtures.js';
-import { buildScenario, ids } from './helpers/scenario.js';
+import { buildScenario, create, ids, owner } from './helpers/scenario.js';
 
 // Two control planes: the run's shared one is the management cluster, a private one is the
 // workload cluster (its Nodes and maintenance leases), reached through the kubeconfig Secret.
@@ -99,6 +99,66 @@ describe.skipIf(noControlPlane('private-local'))(
           object: `Secret ${ns}/legacy-kubeconfig`,
           message: `nodes unknown: the workload kubeconfig Secret ${ns}/legacy-kubeconfig does not exist`,
         },
+      ]);
+    });
+
+    it('finds an owner by its UID, and names a stale or missing one as a problem', async () => {
+      const ns = management.namespace;
+      const v2 = 'cluster.x-k8s.io/v1alpha2';
+      const meta = (name: string, extra: Record<string, unknown> = {}) => ({
+        name,
+        namespace: ns,
+        labels: { 'cluster.x-k8s.io/cluster-name': 'owners' },
+        ...extra,
+      });
+      const infrastructureRef = (name: string) => ({
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+        kind: 'AWSMachine',
+        name,
+      });
+      await create(client, v2, 'Cluster', {
+        apiVersion: v2,
+        kind: 'Cluster',
+        metadata: { name: 'owners', namespace: ns },
+        spec: {},
+      });
+      const set = await create(client, v2, 'MachineSet', {
+        apiVersion: v2,
+        kind: 'MachineSet',
+        metadata: meta('owners-ms'),
+        spec: {
+          selector: { matchLabels: { pool: 'o' } },
+          template: {
+            metadata: { labels: { pool: 'o' } },
+            spec: { bootstrap: { data: 'eA==' }, infrastructureRef: infrastructureRef('o') },
+          },
+        },
+      });
+      const owned = [
+        ['owners-m-0', 'owners-ms', set.created.metadata.uid],
+        ['owners-m-1', 'owners-ms', '00000000-0000-0000-0000-000000000001'],
+        ['owners-m-2', 'owners-gone', '00000000-0000-0000-0000-000000000002'],
+      ] as const;
+      for (const [name, ownerName, uid] of owned) {
+        await create(client, v2, 'Machine', {
+          apiVersion: v2,
+          kind: 'Machine',
+          metadata: meta(name, { ownerReferences: owner('MachineSet', ownerName, uid) }),
+          spec: { bootstrap: { data: 'eA==' }, infrastructureRef: infrastructureRef(name) },
+        });
+      }
+      const described = unwrap(
+        await describeCluster(client, 'owners', { namespace: ns, workload: workload.kubeConfig }),
+      );
+      expect(described.machines.map((m) => [m.name, m.owner])).toEqual(
+        owned.map(([name, ownerName]) => [name, { kind: 'MachineSet', name: ownerName }]),
+      );
+      const problems = described.problems
+        .map((p) => `${p.object}: ${p.message}`)
+        .filter((p) => p.startsWith('Machine ') && !p.includes('machine without a node'));
+      expect(problems).toEqual([
+        `Machine ${ns}/owners-m-1: ownerReference to MachineSet owners-ms has uid 00000000-0000-0000-0000-000000000001, but that MachineSet's uid is ${set.created.metadata.uid} (stale, e.g. after a migration)`,
+        `Machine ${ns}/owners-m-2: owner MachineSet owners-gone (uid 00000000-0000-0000-0000-000000000002) does not exist`,
       ]);
     });
 

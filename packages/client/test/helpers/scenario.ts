@@ -17,7 +17,13 @@ export const ids = {
   lonelyNode: 'aws:///us-east-1a/i-0ccccccccccccccc9',
 };
 
-async function create(client: CapiClient, apiVersion: string, kind: string, body: Record<string, unknown>) {
+/** Creates `body` through the typed client of its version and kind. */
+export async function create(
+  client: CapiClient,
+  apiVersion: string,
+  kind: string,
+  body: Record<string, unknown>,
+) {
   const typed = unwrap(client.resource(apiVersion as never, kind as never)) as unknown as {
     create(o: unknown): Promise<E.Either<unknown, { metadata: { uid: string } }>>;
     patchStatus(ns: string, name: string, p: unknown): Promise<E.Either<unknown, unknown>>;
@@ -25,7 +31,7 @@ async function create(client: CapiClient, apiVersion: string, kind: string, body
   return { created: unwrap(await typed.create(body)), typed };
 }
 
-const owner = (kind: string, name: string, uid: string, apiVersion = 'cluster.x-k8s.io/v1alpha2') => [
+export const owner = (kind: string, name: string, uid: string, apiVersion = 'cluster.x-k8s.io/v1alpha2') => [
   { apiVersion, kind, name, uid, controller: true },
 ];
 
