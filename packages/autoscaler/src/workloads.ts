@@ -157,7 +157,10 @@ export class Workloads {
   /** Reads one cluster's kubeconfig Secret and starts its Node cache; a failure is a problem. */
   async #reach(key: string): Promise<void> {
     if (this.#stopped) return;
-    const [namespace, cluster] = key.split('/') as [string, string];
+    // At the first '/' only: a namespace holds none, but the API server does not check a
+    // spec.clusterName, and "a/b" was taken for cluster "a", whose Secret and Nodes it used.
+    const slash = key.indexOf('/');
+    const [namespace, cluster] = [key.slice(0, slash), key.slice(slash + 1)];
     try {
       const read = await workloadKubeConfig(this.management, { metadata: { name: cluster, namespace } });
       if (read._tag === 'Left') throw new Error(read.left.message);

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import type { serverUrlProblem } from '@capi-kit/client';
 import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from './exit-codes.js';
@@ -161,13 +162,18 @@ const NOT_A_HEADER_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /**
  * Why the current cluster's and user's credentials cannot be used (undefined: they can),
- * checked before any request: a token that cannot be sent (never quoted), and certificate,
+ * checked before any request: a server URL that holds a password or is no http(s) URL
+ * (`serverUrlProblem`), a token that cannot be sent (never quoted), and certificate,
  * key or CA files that are not regular files, which client-node reads whole on every request
  * (`/dev/zero` or a FIFO held the command forever).
  */
-function credentialProblem(config: KubeConfig): string | undefined {
+function credentialProblem(config: KubeConfig, serverProblem: typeof serverUrlProblem): string | undefined {
   const user = config.getCurrentUser();
   const cluster = config.getCurrentCluster();
+  const server =
+    cluster === null ? undefined : serverProblem(cluster.server, (text) => JSON.stringify(printable(text)));
+  if (server !== undefined)
+    return `kubeconfig cluster ${JSON.stringify(printable(cluster?.name ?? ''))}: ${server}`;
   const who = `kubeconfig user ${JSON.stringify(printable(user?.name ?? ''))}`;
   if (typeof user?.token === 'string' && NOT_A_HEADER_VALUE.test(user.token))
     return `${who}: its token holds a control character, so it cannot be sent in an HTTP header`;
@@ -226,10 +232,9 @@ type TokenFile = { readonly path: string } | { readonly problem: string };
 /**
  * The token file of each user that names one, as kubectl reads it: `tokenFile` (client-node
  * reads only `token-file`, so a kubectl kubeconfig's token went unsent and every request was
- * anonymous), relative to the kubeconfig's directory. Each must be a regular file. A bad
- * `tokenFile` is an error only for the user the command runs as, as in kubectl; a bad
- * `token-file` is one at once, because client-node reads it whole while loading the file
- * (on `/dev/zero`, forever).
+ * anonymous), else client-node's `token-file`, relative to the kubeconfig's directory. Each
+ * must be a regular file. A bad one is an error only for the user the command runs as, as in
+ * kubectl (client-node no longer sees `token-file`: see withoutTokenFileFields).
  */
 function tokenFilesOf(users: unknown, directory: string): Map<string, TokenFile> {
   const files = new Map<string, TokenFile>();
@@ -241,19 +246,50 @@ function tokenFilesOf(users: unknown, directory: string): Map<string, TokenFile>
     const problem = isFile(path)
       ? undefined
       : `kubeconfig user ${JSON.stringify(printable(entry.name))}: tokenFile ${printable(named)} is not a readable regular file`;
-    if (problem !== undefined && entry.user?.tokenFile === undefined)
-      throw new KubeconfigError('kubeconfig-unreadable', problem);
     if (!files.has(entry.name)) files.set(entry.name, problem === undefined ? { path } : { problem });
   }
   return files;
 }
 
-/** The YAML text's value, or that it is not YAML. */
-function yamlDocument(text: string): { parsed: true; value: unknown } | { parsed: false } {
+/**
+ * Why a loaded kubeconfig has no current cluster, as kubectl says it: a current-context or
+ * a context's cluster naming one that is not defined (a typo) was told only to "set a current
+ * context with a cluster".
+ */
+function noClusterReason(config: KubeConfig): string {
+  const current = config.getCurrentContext();
+  if (!current) return 'set a current context with a cluster';
+  const quoted = (name: string) => JSON.stringify(printable(name));
+  const context = config.getContextObject(current);
+  if (context === null) return `current-context ${quoted(current)} names no context`;
+  return `context ${quoted(current)} names cluster ${quoted(context.cluster)}, which is not defined`;
+}
+
+/**
+ * The kubeconfig without its users' `token-file`, for client-node's loader. The token files are
+ * read here (relative to the kubeconfig, regular files only); client-node read `token-file`
+ * again while loading, relative to the working directory, and unchecked when a `tokenFile`
+ * stood beside it (`token-file: /dev/zero` held the command forever).
+ */
+function withoutTokenFileFields(document: object): object {
+  const { users } = document as { users?: unknown };
+  if (!Array.isArray(users)) return document;
+  const withoutField = (entry: unknown) => {
+    const user = (entry as { user?: unknown } | null)?.user;
+    if (typeof user !== 'object' || user === null || !('token-file' in user)) return entry;
+    const { 'token-file': _read, ...rest } = user as Record<string, unknown>;
+    return { ...(entry as object), user: rest };
+  };
+  return { ...document, users: users.map(withoutField) };
+}
+
+/** The YAML text's value, or why it is not YAML (the first line of the parser's message: where). */
+function yamlDocument(text: string): { parsed: true; value: unknown } | { parsed: false; reason: string } {
   try {
     return { parsed: true, value: parseYaml(text) };
-  } catch {
-    return { parsed: false };
+  } catch (error) {
+    const line = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    return { parsed: false, reason: line.replace(/:$/, '') };
   }
 }
 
@@ -277,15 +313,20 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
       );
     const text = readFileSync(path, 'utf8');
     if (text.trim() === '') throw new KubeconfigError('kubeconfig-empty', `kubeconfig ${path} is empty`);
-    // (a text that is not YAML is left to client-node's loader, which says why)
     const document = yamlDocument(text);
-    const problem = document.parsed ? shapeProblem(document.value, path) : undefined;
+    if (!document.parsed)
+      throw new KubeconfigError('kubeconfig-invalid', `cannot load kubeconfig ${path}: ${document.reason}`);
+    const problem = shapeProblem(document.value, path);
     if (problem !== undefined) throw new KubeconfigError('kubeconfig-invalid', problem);
-    const users = document.parsed ? (document.value as { users?: unknown }).users : undefined;
-    const tokenFiles = tokenFilesOf(users, dirname(path));
+    const tokenFiles = tokenFilesOf((document.value as { users?: unknown }).users, dirname(path));
     const one = index === 0 ? kubeConfig : new KubeConfig();
     try {
-      one.loadFromFile(path);
+      // client-node loads the value checked here, not the file's text again: its YAML parser
+      // accepts what this one refuses (more than 100 aliases), and such a file skipped the
+      // checks, so a token-file of /dev/zero was read forever while loading. The token files
+      // are read below.
+      one.loadFromString(JSON.stringify(withoutTokenFileFields(document.value as object)));
+      one.makePathsAbsolute(dirname(path));
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new KubeconfigError('kubeconfig-invalid', `cannot load kubeconfig ${path}: ${reason}`);
@@ -305,10 +346,12 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
   if (kubeConfig.getCurrentCluster() === null) {
     throw new KubeconfigError(
       'no-current-cluster',
-      `no current cluster in the kubeconfig (${files.join(', ')}): set a current context with a cluster`,
+      `no current cluster in the kubeconfig (${files.join(', ')}): ${noClusterReason(kubeConfig)}`,
     );
   }
-  const problem = credentialProblem(kubeConfig);
+  // (loaded with the command: start-up loads no client code — see cluster-client.ts)
+  const { serverUrlProblem } = await import('@capi-kit/client');
+  const problem = credentialProblem(kubeConfig, serverUrlProblem);
   if (problem !== undefined) throw new KubeconfigError('kubeconfig-invalid', problem);
   return kubeConfig;
 }

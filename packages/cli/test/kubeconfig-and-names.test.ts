@@ -216,6 +216,34 @@ current-context: x
     );
   });
 
+  it('a server URL with a user name or password is refused unprinted (fetch quoted it whole, password and all)', async () => {
+    for (const server of [
+      'https://admin:S3CRET@127.0.0.1:1',
+      'ftp://admin:S3CRET@127.0.0.1:1',
+      'https://S3CRET@[::1',
+    ]) {
+      const { code, stderr } = await run(
+        ['get', 'clusters'],
+        withCredentials('server-creds', '{token: t}', `{server: '${server}'}`),
+      );
+      expect(code, server).toBe(3);
+      expect(stderr, server).toMatch(
+        /^capi-kit get: kubeconfig cluster "c": its server (URL holds a user name or password|is not a URL) \(not shown/,
+      );
+      expect(stderr, server).not.toContain('S3CRET');
+    }
+  });
+
+  it('a server that is no http(s) URL is named as such (it was "You need to define an absolute base url")', async () => {
+    for (const server of ['ftp://127.0.0.1:1', '127.0.0.1:6443', 'https://[::1']) {
+      const path = withCredentials('server-scheme', '{token: t}', `{server: '${server}'}`);
+      expect(await run(['get', 'clusters'], path), server).toEqual({
+        code: 3,
+        stderr: `capi-kit get: kubeconfig cluster "c": its server ${JSON.stringify(server)} is not an https:// (or http://) URL\n`,
+      });
+    }
+  });
+
   const exec = (command: string, args: string[]) =>
     `{exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ${command}, args: ${JSON.stringify(args)}}}`;
 
@@ -269,6 +297,58 @@ describe('a kubeconfig of the wrong shape is refused as such, not as one without
     });
   }
 
+  // client-node's YAML reader takes more than 100 aliases; ours refused them, and the file
+  // then went to client-node unchecked: clusters: 5 was "no current cluster", a tokenFile was
+  // never read (a token-file of /dev/zero was read forever).
+  const aliases = `${Array.from({ length: 101 }, (_, i) => `a${i}: ${i === 0 ? '&a 1' : '*a'}`).join('\n')}\n`;
+  it('a file our YAML reader refuses is refused with its reason, not loaded unchecked', async () => {
+    for (const [name, text] of [
+      ['aliases-shape', `${aliases}clusters: 5\n`],
+      ['aliases-token-file', aliases + good.replace('{token: t-1}', '{token: inline, tokenFile: /dev/zero}')],
+    ] as const) {
+      const path = file(name, text);
+      const loading = loadKubeConfig(captureIO('', { KUBECONFIG: path }).io);
+      await expect(loading, name).rejects.toMatchObject({
+        code: 'kubeconfig-invalid',
+        message: `cannot load kubeconfig ${path}: Excessive alias count indicates a resource exhaustion attack`,
+      });
+    }
+  });
+
+  it('a YAML error says where', async () => {
+    const path = file(
+      'dup-key',
+      good.replace("{server: 'https://127.0.0.1:1'}", "{server: 'https://127.0.0.1:1', server: x}"),
+    );
+    await expect(loadKubeConfig(captureIO('', { KUBECONFIG: path }).io)).rejects.toMatchObject({
+      code: 'kubeconfig-invalid',
+      message: expect.stringMatching(
+        /^cannot load kubeconfig .*: Map keys must be unique at line 5, column \d+$/,
+      ),
+    });
+  });
+
+  it('a current-context or context cluster naming nothing defined says which (it said only "set a current context")', async () => {
+    for (const [name, text, why] of [
+      [
+        'no-context',
+        good.replace('current-context: x', 'current-context: y'),
+        'current-context "y" names no context',
+      ],
+      [
+        'no-cluster',
+        good.replace('{cluster: c,', '{cluster: d,'),
+        'context "x" names cluster "d", which is not defined',
+      ],
+    ] as const) {
+      const path = file(name, text);
+      await expect(loadKubeConfig(captureIO('', { KUBECONFIG: path }).io), name).rejects.toMatchObject({
+        code: 'no-current-cluster',
+        message: `no current cluster in the kubeconfig (${path}): ${why}`,
+      });
+    }
+  });
+
   it('the well-formed one it is cut from loads', async () => {
     expect(
       (await loadKubeConfig(captureIO('', {}).io, file('shape-good', good))).getCurrentCluster()?.name,
@@ -299,6 +379,17 @@ current-context: x
     expect((await loadKubeConfig(captureIO('', { KUBECONFIG: both }).io)).getCurrentUser()?.token).toBe(
       'from-the-file',
     );
+  });
+
+  it('reads token-file relative to the kubeconfig too, and only as checked (client-node read it again from the working directory, and unchecked beside a tokenFile: /dev/zero held the command forever)', async () => {
+    file('token.txt', '  from-the-file\n');
+    for (const [name, user] of [
+      ['tfd-relative', '{token-file: token.txt}'],
+      ['tfd-beside', '{tokenFile: token.txt, token-file: nowhere.txt}'],
+    ] as const) {
+      const config = await loadKubeConfig(captureIO('', { KUBECONFIG: withUser(name, user) }).io);
+      expect(config.getCurrentUser()?.token, name).toBe('from-the-file');
+    }
   });
 
   it('minds a bad tokenFile only for the user it runs as, as kubectl does', async () => {

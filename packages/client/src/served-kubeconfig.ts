@@ -44,3 +44,24 @@ export function servedKubeconfigText(text: string): E.Either<string, string> {
   }
   return E.right(JSON.stringify(config));
 }
+
+/**
+ * Why a kubeconfig's server URL cannot be used (undefined: it can), as a phrase about the
+ * cluster ("its server …"). fetch refuses a URL with a user name or password by quoting it
+ * whole, password and all, into the error every request then fails with, so such a URL is
+ * never shown; one that is no http(s) URL (`ftp://…`, a bare `host:6443`) failed each request
+ * with client-node's "You need to define an absolute base url". `quote` renders the URL.
+ */
+export function serverUrlProblem(
+  server: string,
+  quote: (text: string) => string = JSON.stringify,
+): string | undefined {
+  const url = URL.parse(server);
+  if (url === null && server.includes('@'))
+    return 'its server is not a URL (not shown: it may hold a password)';
+  if (url !== null && (url.username !== '' || url.password !== ''))
+    return 'its server URL holds a user name or password (not shown); give them in the kubeconfig user instead';
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    return `its server ${quote(server)} is not an https:// (or http://) URL`;
+  return undefined;
+}

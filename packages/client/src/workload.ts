@@ -1,7 +1,7 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
-import { servedKubeconfigText } from './served-kubeconfig.js';
+import { servedKubeconfigText, serverUrlProblem } from './served-kubeconfig.js';
 
 /** The Secret key that holds a workload cluster's kubeconfig (both versions). */
 export const KUBECONFIG_SECRET_KEY = 'value';
@@ -103,5 +103,11 @@ export async function workloadKubeConfig(
   const server = kubeConfig.getCurrentCluster()?.server;
   if (server === undefined || server === '')
     return malformed(path, 'the kubeconfig has no current cluster with a server');
+  const serverProblem = serverUrlProblem(server);
+  if (serverProblem !== undefined)
+    return malformed(
+      path,
+      `the kubeconfig's cluster ${JSON.stringify(kubeConfig.getCurrentCluster()?.name)}: ${serverProblem}`,
+    );
   return E.right(kubeConfig);
 }

@@ -53,6 +53,28 @@ describe.skipIf(noControlPlane())(
         kubeconfig({ token: 't' }, { 'certificate-authority': tokenFile }),
         'clusters[0].cluster.certificate-authority is refused',
       ],
+      // fetch quoted such a URL whole, password and all, into every request's error
+      [
+        'server-password',
+        kubeconfig({ token: 't' }, { server: 'https://admin:S3CRET@10.0.0.1:6443' }),
+        'cluster "w": its server URL holds a user name or password (not shown)',
+      ],
+      [
+        'server-unparsed',
+        kubeconfig({ token: 't' }, { server: 'https://S3CRET@[::1' }),
+        'cluster "w": its server is not a URL (not shown: it may hold a password)',
+      ],
+      // each request failed with "You need to define an absolute base url"
+      [
+        'server-ftp',
+        kubeconfig({ token: 't' }, { server: 'ftp://10.0.0.1' }),
+        'cluster "w": its server "ftp://10.0.0.1" is not an https:// (or http://) URL',
+      ],
+      [
+        'server-bare',
+        kubeconfig({ token: 't' }, { server: '10.0.0.1:6443' }),
+        'cluster "w": its server "10.0.0.1:6443" is not an https:// (or http://) URL',
+      ],
     ];
 
     beforeAll(async () => {
@@ -75,6 +97,7 @@ describe.skipIf(noControlPlane())(
       );
       expect(error).toMatchObject({ code: 'kubeconfig-secret-malformed', path: 'data.value' });
       expect(error.message).toContain(message);
+      expect(error.message).not.toContain('S3CRET');
     });
 
     it('describe cluster does not run the command of a kubeconfig Secret', async () => {
