@@ -1,4 +1,5 @@
 import type { SchemaError } from '@capi-kit/core';
+import { withoutCredentials } from '@capi-kit/lease';
 
 /** The object a request was about: `Machine default/web-0 (cluster.x-k8s.io/v1alpha2)`. */
 export interface ObjectRef {
@@ -160,15 +161,9 @@ function causeText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: unknown }).cause;
   const inner = cause instanceof Error ? `: ${cause.message}` : '';
-  return withoutBearerToken(`${error.message}${inner}`);
+  // (fetch quotes a header or URL it refuses, credentials and all: see withoutCredentials)
+  return withoutCredentials(`${error.message}${inner}`);
 }
-
-/**
- * `text` with a bearer token in it replaced: fetch refuses a header value with a line break
- * by quoting the whole header (`"Bearer <token>" is an invalid header value`), and the
- * message goes to logs and terminals. Up to the closing quote, or to the end when there is none.
- */
-const withoutBearerToken = (text: string) => text.replace(/Bearer [^"]*/g, 'Bearer <redacted>');
 
 /** Turns anything client-node throws into a ClientError about `target`. */
 export function clientErrorFrom(error: unknown, target: ObjectRef, verb: string): ClientError {

@@ -95,6 +95,20 @@ describe('client errors', () => {
     );
     expect(message).not.toMatch(/SECRET|PART/);
   });
+
+  it('never quotes the password of a server URL fetch refused to request', () => {
+    const thrown = (() => {
+      try {
+        new Request('https://admin:S3CRET@127.0.0.1:6443/apis');
+      } catch (error) {
+        return error;
+      }
+      throw new Error('fetch took a URL with a password');
+    })();
+    const message = clientErrorFrom(thrown, target, 'get').message;
+    expect(message).toContain('includes credentials: https://<redacted>@127.0.0.1:6443/apis');
+    expect(message).not.toContain('S3CRET');
+  });
 });
 
 describe('a list page that is no list of objects', () => {

@@ -38,6 +38,7 @@ export {
   type RenewResult,
 } from './node-lease-client.js';
 export { NodeLeaseObserver, type NodeLeaseObserverOptions } from './node-lease-observer.js';
+export { withoutCredentials } from './redact.js';
 export {
   defaultLeaseTiming,
   type LeaseTiming,

@@ -11,6 +11,7 @@ import {
   type V1Node,
 } from '@kubernetes/client-node';
 import { LeaseApiError, type LeaseApiErrorCode } from './errors.js';
+import { withoutCredentials } from './redact.js';
 
 /**
  * The few calls the lease client makes, with two things client-node does not do by itself:
@@ -199,9 +200,11 @@ export function toLeaseApiError(error: unknown, operation: string): LeaseApiErro
   }
   const code = networkCode(error);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  const text = (error instanceof Error ? error.message + (cause ? ` (${cause})` : '') : String(error))
-    // (fetch quotes a header it refuses, bearer token and all; the message goes to logs)
-    .replace(/Bearer [^"]*/g, 'Bearer <redacted>');
+  // (fetch quotes a header or URL it refuses, credentials and all; the message goes to logs)
+  const text = withoutCredentials(
+    error instanceof Error ? error.message + (cause ? ` (${cause})` : '') : String(error),
+  );
+
   return new LeaseApiError(
     `${operation}: cannot reach the API server${code !== undefined ? ` (${code})` : ''}: ${text}`,
     { code: 'unreachable' },

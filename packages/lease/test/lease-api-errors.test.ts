@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toLeaseApiError } from '../src/lease-api.js';
+import { withoutCredentials } from '../src/redact.js';
 
 describe('toLeaseApiError', () => {
   it('never quotes a bearer token fetch refused to send', () => {
@@ -14,6 +15,40 @@ describe('toLeaseApiError', () => {
     expect(error.code).toBe('unreachable');
     expect(error.message).toBe(
       'read lease kube-node-lease/n1: cannot reach the API server: Headers.append: "Bearer <redacted>" is an invalid header value.',
+    );
+  });
+
+  it('never quotes the password of a server URL fetch refused to request', () => {
+    // fetch's own error for a URL with a user name or password quotes the whole URL
+    let thrown: unknown;
+    try {
+      new Request('https://admin:S3CRET@127.0.0.1:6443/apis/coordination.k8s.io/v1');
+    } catch (error) {
+      thrown = error;
+    }
+    const error = toLeaseApiError(thrown, 'read lease kube-node-lease/n1');
+    expect(error.message).toBe(
+      'read lease kube-node-lease/n1: cannot reach the API server: Request cannot be constructed from a URL that includes credentials: https://<redacted>@127.0.0.1:6443/apis/coordination.k8s.io/v1',
+    );
+  });
+});
+
+describe('withoutCredentials', () => {
+  it('replaces bearer tokens and URL user info, and nothing else', () => {
+    expect(
+      withoutCredentials(
+        '"Bearer abc" at https://u:p@h:1/x, http://tok@h, https://h/a@b, mailto:a@b, a://b c@d',
+      ),
+    ).toBe(
+      '"Bearer <redacted>" at https://<redacted>@h:1/x, http://<redacted>@h, https://h/a@b, mailto:a@b, a://b c@d',
+    );
+  });
+
+  it('scans hostile text in linear time', () => {
+    // (each pattern starts at a fixed text and stops at the first character that ends it)
+    const long = `${'://'.repeat(200_000)}${'a'.repeat(1_000_000)}Bearer ${'x'.repeat(1_000_000)}`;
+    expect(withoutCredentials(long)).toBe(
+      `${'://'.repeat(200_000)}${'a'.repeat(1_000_000)}Bearer <redacted>`,
     );
   });
 });
