@@ -180,11 +180,19 @@ export async function verify(
     }
   }
 
-  const uidOfLive = async (key: ObjectKey): Promise<string | undefined> => {
-    const known = live.get(identity(key));
-    if (known !== undefined) return uidOf(known);
-    const read = await api.get(key);
-    return read === undefined ? undefined : uidOf(read);
+  // An owner is looked up in what was listed, else read once: every Machine of a MachineSet
+  // that is gone named it, and each read it again.
+  const reads = new Map<string, Promise<string | undefined>>();
+  const uidOfLive = (key: ObjectKey): Promise<string | undefined> => {
+    const id = identity(key);
+    const known = fetched.get(id);
+    if (known !== undefined) return Promise.resolve(uidOf(known));
+    let read = reads.get(id);
+    if (read === undefined) {
+      read = api.get(key).then((object) => (object === undefined ? undefined : uidOf(object)));
+      reads.set(id, read);
+    }
+    return read;
   };
   for (const planned of plan.objects) {
     const object = live.get(identity(planned.key));

@@ -4,11 +4,12 @@ import { vsphereConversionPlugin } from '@capi-kit/providers-vsphere';
 import {
   CoreV1Api,
   CustomObjectsApi,
-  type KubeConfig,
+  KubeConfig,
   type KubernetesObject,
   KubernetesObjectApi,
   PatchStrategy,
   RbacAuthorizationV1Api,
+  type RequestContext,
   setHeaderOptions,
 } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
@@ -386,6 +387,50 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     ]);
     const refused = await pruneClusterMigration(options(source.namespace));
     expect(E.isLeft(refused) && refused.left.code).toBe('verification');
+  });
+
+  it('verify names an ownerReference to an owner that is not live, reading that owner once', async () => {
+    const source = await newNamespaceWith('aws', 'orphans', 2);
+    const applied = await applyClusterMigration(options(source.namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    // Every v1alpha2 Machine (the workers and the control plane's) now names a MachineSet
+    // that does not exist.
+    const gone = '00000000-0000-0000-0000-00000000dead';
+    const machines = await list(env.kubeConfig, V1ALPHA2, 'Machine', source.namespace);
+    expect(machines.length).toBeGreaterThan(1);
+    for (const machine of machines) {
+      await mergePatch({
+        apiVersion: V1ALPHA2,
+        kind: 'Machine',
+        metadata: {
+          name: machine.metadata.name,
+          namespace: source.namespace,
+          ownerReferences: [
+            { apiVersion: V1ALPHA2, kind: 'MachineSet', name: 'gone', uid: gone, controller: true },
+          ],
+        },
+      });
+    }
+    // (every request verify sends, as its URL)
+    const requests: string[] = [];
+    class Recording extends KubeConfig {
+      override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+        requests.push(context.getUrl());
+        return super.applySecurityAuthentication(context);
+      }
+    }
+    const recording = new Recording();
+    recording.loadFromString(env.kubeConfig.exportConfig());
+    const verified = await verifyClusterMigration({ ...options(source.namespace), kubeConfig: recording });
+    if (E.isLeft(verified)) throw new Error(verified.left.message);
+    expect(
+      verified.right.differences.filter((d) => d.message.includes('not live')).map((d) => d.object),
+    ).toEqual(machines.map((m) => `Machine ${source.namespace}/${String(m.metadata.name)}`));
+    expect(verified.right.differences).toContainEqual({
+      object: `Machine ${source.namespace}/${String(machines[0]!.metadata.name)}`,
+      message: `ownerReference to MachineSet ${source.namespace}/gone points at UID ${gone}, which is not live`,
+    });
+    expect(requests.filter((url) => url.includes('/machinesets/gone'))).toHaveLength(1);
   });
 
   it('does not migrate a Machine that is being deleted; prune still finishes its deletion', async () => {
