@@ -1,3 +1,5 @@
+import { formatJsonPath, type JsonPath } from '../objects/json-path.js';
+
 /**
  * Names, labels and annotations are what people read in terminals and reports. A control
  * character there (NUL, ESC, …) either is refused later by the API server or, worse, forges
@@ -28,9 +30,10 @@ function problemIn(text: string, allowLineBreaks = false): string | undefined {
 }
 
 export interface TextProblem {
+  /** Where, for people: `items[0].metadata.labels["a/b"]`. */
   readonly path: string;
-  /** The same path as keys and indexes, to find the field in the parsed document. */
-  readonly segments: readonly (string | number)[];
+  /** The same place as keys and indexes, to find the field in the parsed document. */
+  readonly segments: JsonPath;
   readonly message: string;
 }
 
@@ -38,32 +41,28 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function segment(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
-}
+const problemAt = (segments: JsonPath, message: string): TextProblem => ({
+  path: formatJsonPath(segments),
+  segments,
+  message,
+});
 
-function checkMetadata(
-  metadata: Record<string, unknown>,
-  at: string,
-  above: readonly (string | number)[],
-): TextProblem | undefined {
+function checkMetadata(metadata: Record<string, unknown>, at: JsonPath): TextProblem | undefined {
   for (const key of ['name', 'generateName', 'namespace'] as const) {
     const value = metadata[key];
     if (typeof value !== 'string') continue;
     const message = problemIn(value);
-    if (message !== undefined) return { path: `${at}.${key}`, segments: [...above, key], message };
+    if (message !== undefined) return problemAt([...at, key], message);
   }
   for (const map of ['labels', 'annotations'] as const) {
     const entries = metadata[map];
     if (!isRecord(entries)) continue;
     for (const [key, value] of Object.entries(entries)) {
-      const path = `${at}.${map}${segment(key)}`;
-      const segments = [...above, map, key];
       const keyProblem = problemIn(key);
-      if (keyProblem !== undefined) return { path, segments, message: `key ${keyProblem}` };
+      if (keyProblem !== undefined) return problemAt([...at, map, key], `key ${keyProblem}`);
       if (typeof value !== 'string') continue;
       const valueProblem = problemIn(value, map === 'annotations');
-      if (valueProblem !== undefined) return { path, segments, message: valueProblem };
+      if (valueProblem !== undefined) return problemAt([...at, map, key], valueProblem);
     }
   }
   return undefined;
@@ -73,32 +72,19 @@ function checkMetadata(
  * The first control character or unpaired surrogate in a document's names, labels or
  * annotations: its own `metadata`, a template's, and those of a List's items, at any depth.
  */
-export function metadataTextProblem(
-  value: unknown,
-  at = '',
-  above: readonly (string | number)[] = [],
-): TextProblem | undefined {
+export function metadataTextProblem(value: unknown, at: JsonPath = []): TextProblem | undefined {
   if (!isRecord(value)) return undefined;
-  const prefix = at === '' ? '' : at;
   if (isRecord(value.metadata)) {
-    const found = checkMetadata(
-      value.metadata,
-      `${prefix}${prefix === '' ? '' : '.'}metadata`.replace(/^\./, ''),
-      [...above, 'metadata'],
-    );
+    const found = checkMetadata(value.metadata, [...at, 'metadata']);
     if (found !== undefined) return found;
   }
   if (isRecord(value.spec) && isRecord(value.spec.template)) {
-    const found = metadataTextProblem(
-      value.spec.template,
-      `${prefix === '' ? '' : `${prefix}.`}spec.template`,
-      [...above, 'spec', 'template'],
-    );
+    const found = metadataTextProblem(value.spec.template, [...at, 'spec', 'template']);
     if (found !== undefined) return found;
   }
   if (Array.isArray(value.items)) {
     for (const [i, item] of value.items.entries()) {
-      const found = metadataTextProblem(item, `${prefix}items[${i}]`, [...above, 'items', i]);
+      const found = metadataTextProblem(item, [...at, 'items', i]);
       if (found !== undefined) return found;
     }
   }
