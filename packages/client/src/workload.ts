@@ -100,14 +100,11 @@ export async function workloadKubeConfig(
       `is not a kubeconfig: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
     );
   }
-  const server = kubeConfig.getCurrentCluster()?.server;
-  if (server === undefined || server === '')
+  const current = kubeConfig.getCurrentCluster();
+  if (current === null || !current.server)
     return malformed(path, 'the kubeconfig has no current cluster with a server');
-  const serverProblem = serverUrlProblem(server);
+  const serverProblem = serverUrlProblem(current.server);
   if (serverProblem !== undefined)
-    return malformed(
-      path,
-      `the kubeconfig's cluster ${JSON.stringify(kubeConfig.getCurrentCluster()?.name)}: ${serverProblem}`,
-    );
+    return malformed(path, `the kubeconfig's cluster ${JSON.stringify(current.name)}: ${serverProblem}`);
   return E.right(kubeConfig);
 }

@@ -29,6 +29,8 @@ describe.skipIf(noControlPlane())(
         contexts: [{ name: 'c', context: { cluster: 'w', user: 'u' } }],
         'current-context': 'c',
       });
+    /** A kubeconfig whose user is fine and whose cluster's server is `server`. */
+    const withServer = (server: string) => kubeconfig({ token: 't' }, { server });
     const execUser = {
       exec: {
         apiVersion: 'client.authentication.k8s.io/v1beta1',
@@ -56,23 +58,23 @@ describe.skipIf(noControlPlane())(
       // fetch quoted such a URL whole, password and all, into every request's error
       [
         'server-password',
-        kubeconfig({ token: 't' }, { server: 'https://admin:S3CRET@10.0.0.1:6443' }),
+        withServer('https://admin:S3CRET@10.0.0.1:6443'),
         'cluster "w": its server URL holds a user name or password (not shown)',
       ],
       [
         'server-unparsed',
-        kubeconfig({ token: 't' }, { server: 'https://S3CRET@[::1' }),
+        withServer('https://S3CRET@[::1'),
         'cluster "w": its server is not a URL (not shown: it may hold a password)',
       ],
       // each request failed with "You need to define an absolute base url"
       [
         'server-ftp',
-        kubeconfig({ token: 't' }, { server: 'ftp://10.0.0.1' }),
+        withServer('ftp://10.0.0.1'),
         'cluster "w": its server "ftp://10.0.0.1" is not an https:// (or http://) URL',
       ],
       [
         'server-bare',
-        kubeconfig({ token: 't' }, { server: '10.0.0.1:6443' }),
+        withServer('10.0.0.1:6443'),
         'cluster "w": its server "10.0.0.1:6443" is not an https:// (or http://) URL',
       ],
     ];

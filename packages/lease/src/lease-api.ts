@@ -204,7 +204,6 @@ export function toLeaseApiError(error: unknown, operation: string): LeaseApiErro
   const text = withoutCredentials(
     error instanceof Error ? error.message + (cause ? ` (${cause})` : '') : String(error),
   );
-
   return new LeaseApiError(
     `${operation}: cannot reach the API server${code !== undefined ? ` (${code})` : ''}: ${text}`,
     { code: 'unreachable' },
