@@ -5,7 +5,7 @@ import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import { printable } from './text.js';
+import { printable, shortened } from './text.js';
 
 /** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
 export class KubeconfigError extends CliError<
@@ -171,7 +171,9 @@ function credentialProblem(config: KubeConfig, serverProblem: typeof serverUrlPr
   const user = config.getCurrentUser();
   const cluster = config.getCurrentCluster();
   const server =
-    cluster === null ? undefined : serverProblem(cluster.server, (text) => JSON.stringify(printable(text)));
+    cluster === null
+      ? undefined
+      : serverProblem(cluster.server, (text) => JSON.stringify(printable(shortened(text))));
   if (server !== undefined)
     return `kubeconfig cluster ${JSON.stringify(printable(cluster?.name ?? ''))}: ${server}`;
   const who = `kubeconfig user ${JSON.stringify(printable(user?.name ?? ''))}`;

@@ -244,6 +244,17 @@ current-context: x
     }
   });
 
+  it('a huge server is named shortened (a 1 MB one filled a pipe, and the message was cut off)', async () => {
+    const server = `ftp://${'a'.repeat(1_000_000)}`;
+    const { code, stderr } = await run(
+      ['get', 'clusters'],
+      withCredentials('server-huge', '{token: t}', `{server: '${server}'}`),
+    );
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/characters left out\) …a+" is not an https:\/\/ \(or http:\/\/\) URL\n$/);
+    expect(stderr.length).toBeLessThan(2_000);
+  });
+
   const exec = (command: string, args: string[]) =>
     `{exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ${command}, args: ${JSON.stringify(args)}}}`;
 
