@@ -65,3 +65,34 @@ export function serverUrlProblem(
     return `its server ${quote(server)} is not an https:// (or http://) URL`;
   return undefined;
 }
+
+/** What `currentUserProblem` reads of a KubeConfig (client-node's, or one like it). */
+export interface KubeConfigContexts {
+  getCurrentContext(): string;
+  getContextObject(name: string): { readonly user?: unknown } | null;
+  getUser(name: string): unknown;
+}
+
+/**
+ * Why the current context's user cannot be used (undefined: it can), as a phrase ("context
+ * "prod" names user "ghost", which is not in users"). client-node takes a user the context
+ * names but `users` lacks as no user at all, and sent every request anonymously; client-go's
+ * kubeconfig validation refuses it ("user %q was not found for context %q"), and so does this.
+ * A context that names no user (no `user`, or an empty one) is anonymous on purpose, as in
+ * kubectl. `quote` renders a name.
+ */
+export function currentUserProblem(
+  config: KubeConfigContexts,
+  quote: (text: string) => string = JSON.stringify,
+): string | undefined {
+  const name = config.getCurrentContext();
+  const user = name ? config.getContextObject(name)?.user : undefined;
+  if (user === undefined || user === null || user === '') return undefined;
+  if (typeof user !== 'string')
+    return `context ${quote(name)} names its user with ${typeName(user)}, not a user's name`;
+  if (config.getUser(user) !== null) return undefined;
+  return `context ${quote(name)} names user ${quote(user)}, which is not in users`;
+}
+
+const typeName = (value: unknown) =>
+  Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;

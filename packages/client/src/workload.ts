@@ -1,7 +1,7 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
-import { servedKubeconfigText, serverUrlProblem } from './served-kubeconfig.js';
+import { currentUserProblem, servedKubeconfigText, serverUrlProblem } from './served-kubeconfig.js';
 
 /** The Secret key that holds a workload cluster's kubeconfig (both versions). */
 export const KUBECONFIG_SECRET_KEY = 'value';
@@ -101,10 +101,19 @@ export async function workloadKubeConfig(
     );
   }
   const current = kubeConfig.getCurrentCluster();
+  const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
+  if (current === null && context !== null)
+    return malformed(
+      path,
+      `the kubeconfig's context ${JSON.stringify(context.name)} names cluster ${JSON.stringify(context.cluster)}, which is not in clusters`,
+    );
   if (current === null || !current.server)
     return malformed(path, 'the kubeconfig has no current cluster with a server');
   const serverProblem = serverUrlProblem(current.server);
   if (serverProblem !== undefined)
     return malformed(path, `the kubeconfig's cluster ${JSON.stringify(current.name)}: ${serverProblem}`);
+  // (client-node sent a user the context names but users lacks as no user: anonymously)
+  const userProblem = currentUserProblem(kubeConfig);
+  if (userProblem !== undefined) return malformed(path, `the kubeconfig's ${userProblem}`);
   return E.right(kubeConfig);
 }

@@ -77,6 +77,17 @@ describe.skipIf(noControlPlane())(
         withServer('10.0.0.1:6443'),
         'cluster "w": its server "10.0.0.1:6443" is not an https:// (or http://) URL',
       ],
+      // client-node took a user the context names but users lacks as none: anonymous requests
+      [
+        'user-missing',
+        kubeconfig({ token: 't' }).replace('"user":"u"}', '"user":"ghost"}'),
+        `the kubeconfig's context "c" names user "ghost", which is not in users`,
+      ],
+      [
+        'cluster-missing',
+        kubeconfig({ token: 't' }).replace('"cluster":"w"', '"cluster":"w2"'),
+        `the kubeconfig's context "c" names cluster "w2", which is not in clusters`,
+      ],
     ];
 
     beforeAll(async () => {
