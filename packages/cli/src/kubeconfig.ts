@@ -297,8 +297,8 @@ function yamlDocument(text: string): { parsed: true; value: unknown } | { parsed
 
 /**
  * Loads the kubeconfig as kubectl would (or `file`, from `--kubeconfig`), with one clear
- * error for each way it can be unusable: missing, a directory, empty, not a kubeconfig, or
- * without a current cluster.
+ * error for each way it can be unusable: missing, a directory, empty, not a kubeconfig,
+ * without a current cluster, or with a current context naming a user that is not defined.
  */
 export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConfig> {
   const timeoutMs = requestTimeoutMs(io);
@@ -352,7 +352,11 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
     );
   }
   // (loaded with the command: start-up loads no client code — see cluster-client.ts)
-  const { serverUrlProblem } = await import('@capi-kit/client');
+  const { currentUserProblem, serverUrlProblem } = await import('@capi-kit/client');
+  // (client-node took a user the context names but users lacks as none: every request went anonymous)
+  const userProblem = currentUserProblem(kubeConfig, (text) => JSON.stringify(printable(shortened(text))));
+  if (userProblem !== undefined)
+    throw new KubeconfigError('kubeconfig-invalid', `kubeconfig ${files.join(', ')}: ${userProblem}`);
   const problem = credentialProblem(kubeConfig, serverUrlProblem);
   if (problem !== undefined) throw new KubeconfigError('kubeconfig-invalid', problem);
   return kubeConfig;

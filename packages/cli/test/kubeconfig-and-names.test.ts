@@ -431,3 +431,79 @@ current-context: x
     }
   });
 });
+
+describe('a context naming a user that is not defined is refused, not sent anonymously', () => {
+  // client-node took the missing user as none, and every request went without credentials.
+  // client-go's validation refuses it: "user %q was not found for context %q".
+  const withContext = (name: string, context: string, users = '[{name: u, user: {token: t}}]', server = 1) =>
+    file(
+      name,
+      `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: 'https://127.0.0.1:${server}'}}]
+users: ${users}
+contexts: [{name: prod, context: ${context}}]
+current-context: prod
+`,
+    );
+
+  it('every command that reads the cluster: exit 3, saying which context and user, and no request sent', async () => {
+    const connections: number[] = [];
+    const server = createServer((socket) => {
+      connections.push(1);
+      socket.destroy();
+    });
+    const port = await new Promise<number>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+    );
+    try {
+      const path = withContext('ghost-user', '{cluster: c, user: ghost}', undefined, port);
+      for (const argv of [
+        ['get', 'clusters'],
+        ['describe', 'cluster', 'c1'],
+        ['migrate', 'plan'],
+        ['autoscaler', 'groups'],
+        ['lease', 'status', 'n1'],
+      ]) {
+        const c = captureIO('', { KUBECONFIG: path, CAPI_KIT_REQUEST_TIMEOUT_SECONDS: '2' });
+        expect(await main(argv, c.io), argv.join(' ')).toBe(3);
+        expect(c.stderr(), argv.join(' ')).toBe(
+          `capi-kit ${argv[0]}: kubeconfig ${path}: context "prod" names user "ghost", which is not in users\n`,
+        );
+      }
+      expect(connections).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('a user named with another type is refused as such', async () => {
+    const path = withContext('user-bool', '{cluster: c, user: true}');
+    await expect(loadKubeConfig(captureIO('', { KUBECONFIG: path }).io)).rejects.toMatchObject({
+      code: 'kubeconfig-invalid',
+      message: `kubeconfig ${path}: context "prod" names its user with a boolean, not a user's name`,
+    });
+  });
+
+  it('a context with no user, or an empty one, is anonymous on purpose, as in kubectl', async () => {
+    for (const [name, context] of [
+      ['no-user', '{cluster: c}'],
+      ['empty-user', "{cluster: c, user: ''}"],
+      ['null-user', '{cluster: c, user: null}'],
+    ] as const) {
+      const config = await loadKubeConfig(captureIO('', { KUBECONFIG: withContext(name, context) }).io);
+      expect(config.getCurrentUser(), name).toBeNull();
+    }
+  });
+
+  it('a user defined in a later KUBECONFIG file is found (they are merged first)', async () => {
+    const first = withContext('user-later-a', '{cluster: c, user: later}');
+    const second = withContext(
+      'user-later-b',
+      '{cluster: c, user: u}',
+      '[{name: later, user: {token: from-b}}]',
+    );
+    const config = await loadKubeConfig(captureIO('', { KUBECONFIG: [first, second].join(delimiter) }).io);
+    expect(config.getCurrentUser()?.token).toBe('from-b');
+  });
+});
