@@ -47,7 +47,8 @@ function isCreatedMarker(value: unknown): value is Stash['created'] & string {
 /**
  * One difference between the original object and what the plain conversion back produces.
  * `value` absent: the original had no such field. `base` absent: the conversion back
- * produces none. Paths are object keys only: arrays are stashed whole.
+ * produces none. Paths are object keys only: arrays are stashed whole. (A hop may bind an
+ * entry to more than its path, its `base` saying what to: see `HopTable.stashBinding`.)
  */
 export interface StashEntry {
   readonly path: readonly string[];

@@ -144,6 +144,24 @@ export interface HopTable {
     warnings: string[],
     owned: OwnedSet,
   ) => void;
+  /**
+   * Stash entries that belong to more than their own path (a v1beta1 reference's `uid`
+   * belongs to the object the reference names, which v1beta2 keeps as `{apiGroup, kind,
+   * name}`). `bind` runs on the entries a hop in `direction` is about to stash, with the
+   * object it made, and may give them a `base` recording what they belong to; `unbind` runs
+   * on a stash's entries once they are checked, before they apply, with the object being
+   * converted: it returns the entries that still apply, as `applyStash` reads them, and warns
+   * about the ones it leaves out. Like `finish`, neither may change the object.
+   */
+  readonly stashBinding?: {
+    readonly bind: (entries: StashEntry[], out: JsonObject, direction: Direction) => StashEntry[];
+    readonly unbind: (
+      entries: readonly StashEntry[],
+      source: JsonObject,
+      direction: Direction,
+      warnings: string[],
+    ) => readonly StashEntry[];
+  };
 }
 
 /** Two adjacent versions of the chain and, per kind, how objects move between them. */
@@ -324,6 +342,7 @@ export function convertHop(
   let keptEdits: StashEntry[] = [];
   const namespace = getPath(rest, ['metadata', 'namespace']);
   const objectNamespace = typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
+  const warnings = unconvertedWarnings(moves);
   if (stash !== undefined) {
     // The stash is data from whoever could annotate the object: checked whole before any of it applies.
     const rules = hopStashRules(table, direction);
@@ -340,11 +359,11 @@ export function convertHop(
       checkKeyPairRecords(stash.keyPairs, undefined) ??
       checkSecretFieldRecords(stash.secretFields, undefined);
     if (secretRefusal !== undefined) return E.left(stashRefused(secretRefusal));
-    const result = applyStash(out, stash.entries, owned, fresh);
+    const entries = table.stashBinding?.unbind(stash.entries, rest, direction, warnings) ?? stash.entries;
+    const result = applyStash(out, entries, owned, fresh);
     restored = result.applied;
     keptEdits = result.skipped;
   }
-  const warnings = unconvertedWarnings(moves);
   if (table.finish !== undefined) {
     table.finish(out, rest, direction, options, warnings, owned);
     // A finish may take back what the stash put (a stashed reference apiVersion of another
@@ -354,7 +373,8 @@ export function convertHop(
   const reverse = direction === 'up' ? 'down' : 'up';
   // (read once by diff, then dropped: it shares structure with `out` and `rest`)
   const back = plainHop(out, hop, table, reverse, undefined, new Set<object>());
-  const all = diff(rest, back);
+  const differences = diff(rest, back);
+  const all = table.stashBinding?.bind(differences, out, direction) ?? differences;
   unshare(out, owned, fresh);
   // What no stash may carry is not written into one (it would be refused on the way back):
   // it is reported as lost instead.

@@ -52,6 +52,7 @@ export function referenceConvertHop(
   let keptEdits: StashEntry[] = [];
   const namespace = getPath(rest, ['metadata', 'namespace']);
   const objectNamespace = typeof namespace === 'string' && namespace !== '' ? namespace : undefined;
+  const warnings = unconvertedWarnings(moves);
   if (stash !== undefined) {
     const rules = hopStashRules(table, direction);
     for (const entry of stash.entries) {
@@ -62,17 +63,18 @@ export function referenceConvertHop(
       const refusal = checkGenerated(stash.generated, rules);
       if (refusal !== undefined) return E.left(stashRefused(refusal));
     }
-    const result = applyStash(out, stash.entries);
+    const entries = table.stashBinding?.unbind(stash.entries, rest, direction, warnings) ?? stash.entries;
+    const result = applyStash(out, entries);
     restored = result.applied;
     keptEdits = result.skipped;
   }
-  const warnings = unconvertedWarnings(moves);
   // (`out` is a deep copy: owning a path in it copies what is already its own)
   table.finish?.(out, rest, direction, options, warnings, new Set<object>());
   const reverse = direction === 'up' ? 'down' : 'up';
   const back = plainHop(out, hop, table, reverse, []);
+  const differences = diff(rest, back);
   const { kept: entries, refused } = partitionStashEntries(
-    diff(rest, back),
+    table.stashBinding?.bind(differences, out, direction) ?? differences,
     hopStashRules(table, reverse),
     objectNamespace,
   );

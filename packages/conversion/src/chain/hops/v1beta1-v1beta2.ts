@@ -1,5 +1,7 @@
 import {
   assign,
+  deepEqual,
+  deletePath,
   getPath,
   isObject,
   type Json,
@@ -8,6 +10,7 @@ import {
   ownPath,
   setPath,
 } from '../../path.js';
+import type { StashEntry } from '../../stash.js';
 import type { Direction } from '../../versions.js';
 import { durationToSeconds, secondsToDuration } from '../duration.js';
 import { type Hop, type HopMove, type HopOptions, type HopTable, hopGroup, nestedRows } from '../hop.js';
@@ -94,6 +97,94 @@ function groupName(group: unknown): string {
   return group === '' ? 'core group' : group;
 }
 
+/**
+ * The fields of a v1beta1 reference that belong to the one object it names: its `uid`, the
+ * `resourceVersion` it was read at, a `fieldPath` into it. v1beta2 keeps none of them, and a
+ * reference edited there to name another object (or taken out) must not get them back (see
+ * referenceBinding). The apiVersion belongs to the group (see referenceFinish); the namespace
+ * to the referring object (a stash may only give a reference the object's own, or none).
+ */
+const OBJECT_FIELDS: ReadonlySet<string> = new Set(['uid', 'resourceVersion', 'fieldPath']);
+
+/** What a v1beta2 reference names: its `apiGroup`, `kind` and `name` (those it has). */
+function referenceIdentity(ref: unknown): JsonObject | undefined {
+  if (!isObject(ref)) return undefined;
+  return {
+    ...(ref.apiGroup === undefined ? {} : { apiGroup: ref.apiGroup }),
+    ...(ref.kind === undefined ? {} : { kind: ref.kind }),
+    ...(ref.name === undefined ? {} : { name: ref.name }),
+  };
+}
+
+/** An identity as a warning names it (JSON: a stash's may hold anything). */
+const identityName = (identity: Json): string => JSON.stringify(identity);
+
+/** `a, b are` / `a is`, for the fields a warning names. */
+const fieldsAre = (fields: readonly string[]): string =>
+  `${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'}`;
+
+/**
+ * Binds a reference's object fields (OBJECT_FIELDS) to the object it names. Going up, the
+ * stash entry of each gets as `base` the v1beta2 reference's identity (`{apiGroup, kind,
+ * name}`); going down, such an entry applies only while the reference still names that
+ * object. Otherwise the edit wins: the entry is left out with a warning. (Plain `base`
+ * semantics cannot say this: the plain way down makes no uid, so an entry for it had no
+ * `base`, and a v1beta2 reference edited to name another object came down with the old
+ * object's uid and resourceVersion.) An entry without a `base`, from a stash written before
+ * these were bound, applies as it did; referenceFinish drops it with a stashed apiVersion of
+ * another group. A forged stash can do no more than before: an entry applies where it did,
+ * or not at all.
+ */
+function referenceBinding(paths: readonly string[]): NonNullable<HopTable['stashBinding']> {
+  const refs = paths.map((p) => p.split('.'));
+  /** The reference an entry is an object field of (its path split), if any. */
+  const refOf = (entry: StashEntry): readonly string[] | undefined => {
+    const n = entry.path.length - 1;
+    if (n < 1 || !OBJECT_FIELDS.has(entry.path[n]!)) return undefined;
+    return refs.find((ref) => ref.length === n && ref.every((key, i) => key === entry.path[i]));
+  };
+  return {
+    bind: (entries, out, direction) => {
+      if (direction !== 'up') return entries;
+      return entries.map((entry) => {
+        const ref = entry.value === undefined || entry.base !== undefined ? undefined : refOf(entry);
+        const identity = ref === undefined ? undefined : referenceIdentity(getPath(out, ref));
+        return identity === undefined ? entry : { path: entry.path, value: entry.value!, base: identity };
+      });
+    },
+    unbind: (entries, source, direction, warnings) => {
+      if (direction !== 'down') return entries;
+      const kept: StashEntry[] = [];
+      const dropped = new Map<string, { fields: string[]; was: Json; now: JsonObject | undefined }>();
+      for (const entry of entries) {
+        const ref = entry.base === undefined ? undefined : refOf(entry);
+        if (ref === undefined) {
+          kept.push(entry);
+          continue;
+        }
+        const now = referenceIdentity(getPath(source, ref));
+        if (deepEqual(now, entry.base)) {
+          // (the plain way down makes no such field: with no `base`, applyStash writes it;
+          // one that takes the field away has nothing to do)
+          if (entry.value !== undefined) kept.push({ path: entry.path, value: entry.value });
+          continue;
+        }
+        const key = ref.join('.');
+        const at = dropped.get(key) ?? { fields: [], was: entry.base!, now };
+        at.fields.push(entry.path[ref.length]!);
+        dropped.set(key, at);
+      }
+      for (const [path, { fields, was, now }] of dropped) {
+        const edit = now === undefined ? 'was taken out' : `now names ${identityName(now)}`;
+        warnings.push(
+          `${path}: the reference ${edit}; the conversion data's ${fieldsAre(fields)} not restored (of ${identityName(was)})`,
+        );
+      }
+      return kept;
+    },
+  };
+}
+
 /** Fills the apiVersion of down-converted references that still lack one (see referenceRow). */
 function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish']> {
   return (
@@ -109,6 +200,25 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
       const at = path.split('.');
       const current = getPath(out, at);
       if (!isObject(current)) continue;
+      if (getPath(source, at) === undefined) {
+        // The reference was taken out in v1beta2: only the stash wrote here (entries
+        // without a `base`, such as the apiVersion, make the reference they are in). The
+        // edit wins, as for every other field: no reference comes back as a fragment.
+        warnings.push(
+          `${path}: the reference was taken out; the conversion data's ${fieldsAre(Object.keys(current))} not restored`,
+        );
+        ownPath(out, at, owned, at.length - 1);
+        deletePath(out, at);
+        // (and the parents the stash made for it: a `spec.bootstrap` around a configRef)
+        for (let n = at.length - 1; n > 0; n--) {
+          const parent = at.slice(0, n);
+          const value = getPath(out, parent);
+          if (getPath(source, parent) !== undefined || !isObject(value) || Object.keys(value).length > 0)
+            break;
+          deletePath(out, parent);
+        }
+        continue;
+      }
       let ref = current;
       const group = getPath(source, [...at, 'apiGroup']);
       if (ref.apiVersion !== undefined) {
@@ -117,13 +227,18 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
         // it was stashed from: a v1beta2 reference edited to another group came down with the
         // old group's apiVersion (the edit silently lost), and a forged stash could point a
         // reference at any group. It is the reference's only while its group is the apiGroup;
-        // otherwise the edit wins, as for every other field, and the lookup decides.
+        // otherwise the edit wins, as for every other field, and the lookup decides. The
+        // object fields a stash put beside it (an older stash's, whose entries are not bound
+        // to the object: referenceBinding) belong to an object of that group: they go too.
         if (!isObject(getPath(source, at)) || groupOf(ref.apiVersion) === group) continue;
         const stashed = typeof ref.apiVersion === 'string' ? JSON.stringify(ref.apiVersion) : '(no string)';
+        const objectFields = Object.keys(ref).filter((key) => OBJECT_FIELDS.has(key));
         warnings.push(
-          `${path}: the conversion data's apiVersion ${stashed} is not of the reference's ${groupName(group)}; it is not restored`,
+          `${path}: the conversion data's apiVersion ${stashed} is not of the reference's ${groupName(group)}; it${objectFields.length === 0 ? ' is' : ` and its ${objectFields.join(', ')} are`} not restored`,
         );
-        const { apiVersion: _, ...rest } = ref;
+        const rest: JsonObject = {};
+        for (const key of Object.keys(ref))
+          if (key !== 'apiVersion' && !OBJECT_FIELDS.has(key)) assign(rest, key, ref[key]!);
         ownPath(out, at, owned, at.length - 1);
         setPath(out, at, rest);
         ref = rest;
@@ -421,6 +536,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(CLUSTER_REFS),
+      stashBinding: referenceBinding(CLUSTER_REFS),
     },
     Machine: {
       kind: 'Machine',
@@ -450,6 +566,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(machineRefs('')),
+      stashBinding: referenceBinding(machineRefs('')),
     },
     MachineSet: {
       kind: 'MachineSet',
@@ -463,6 +580,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(machineRefs(TEMPLATE)),
+      stashBinding: referenceBinding(machineRefs(TEMPLATE)),
     },
     MachineDeployment: {
       kind: 'MachineDeployment',
@@ -504,6 +622,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(machineRefs(TEMPLATE)),
+      stashBinding: referenceBinding(machineRefs(TEMPLATE)),
     },
     MachineHealthCheck: {
       kind: 'MachineHealthCheck',
