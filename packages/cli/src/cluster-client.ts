@@ -35,9 +35,10 @@ export async function loadKubeConfigOrReport(
   io: CliIO,
   command: string,
   file: string | undefined,
+  context?: string,
 ): Promise<KubeConfig | number> {
   try {
-    return await loadKubeConfig(io, file);
+    return await loadKubeConfig(io, file, context);
   } catch (error) {
     if (!(error instanceof KubeconfigError)) throw error;
     io.stderr(`capi-kit ${command}: ${printable(error.message)}\n`);

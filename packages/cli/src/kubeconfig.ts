@@ -299,8 +299,10 @@ function yamlDocument(text: string): { parsed: true; value: unknown } | { parsed
  * Loads the kubeconfig as kubectl would (or `file`, from `--kubeconfig`), with one clear
  * error for each way it can be unusable: missing, a directory, empty, not a kubeconfig,
  * without a current cluster, or with a current context naming a user that is not defined.
+ * `context` (`--context`) is the current context instead of the file's, and is what is
+ * checked: it was set after the checks, so its user, cluster and credentials went unchecked.
  */
-export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConfig> {
+export async function loadKubeConfig(io: CliIO, file?: string, context?: string): Promise<KubeConfig> {
   const timeoutMs = requestTimeoutMs(io);
   const { KubeConfig } = await import('@kubernetes/client-node');
   const files = file === undefined ? kubeconfigFiles(io) : [file];
@@ -342,6 +344,16 @@ export async function loadKubeConfig(io: CliIO, file?: string): Promise<KubeConf
         unreadableTokenFiles.set(user.name, file.problem);
     }
     if (one !== kubeConfig) mergeFirstWins(kubeConfig, one);
+  }
+  if (context !== undefined) {
+    if (kubeConfig.getContextObject(context) === null) {
+      const known = kubeConfig.getContexts().map((c) => c.name);
+      throw new KubeconfigError(
+        'no-current-cluster',
+        `no context ${JSON.stringify(context)} in the kubeconfig (contexts: ${known.join(', ') || 'none'})`,
+      );
+    }
+    kubeConfig.setCurrentContext(context);
   }
   const tokenFileProblem = unreadableTokenFiles.get(kubeConfig.getCurrentUser()?.name ?? '');
   if (tokenFileProblem !== undefined) throw new KubeconfigError('kubeconfig-unreadable', tokenFileProblem);

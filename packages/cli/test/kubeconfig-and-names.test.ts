@@ -477,6 +477,51 @@ current-context: prod
     }
   });
 
+  it('convert --context checks the context it is given, not only the current one (it was set after the checks)', async () => {
+    const connections: number[] = [];
+    const server = createServer((socket) => {
+      connections.push(1);
+      socket.destroy();
+    });
+    const port = await new Promise<number>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+    );
+    const path = file(
+      'context-flag',
+      `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: 'https://127.0.0.1:${port}'}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: good, context: {cluster: c, user: u}}, {name: prod, context: {cluster: c, user: ghost}}]
+current-context: good
+`,
+    );
+    const manifest = 'apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata: {name: c1}\n';
+    const convert = async (context: string) => {
+      const c = captureIO(manifest, { KUBECONFIG: path, CAPI_KIT_REQUEST_TIMEOUT_SECONDS: '2' });
+      const argv = ['convert', '-f', '-', '--to', 'cluster.x-k8s.io/v1beta1', '--context', context];
+      return { code: await main(argv, c.io), stdout: c.stdout(), stderr: c.stderr() };
+    };
+    try {
+      expect(await convert('prod')).toEqual({
+        code: 3,
+        stdout: '',
+        stderr: `capi-kit convert: kubeconfig ${path}: context "prod" names user "ghost", which is not in users\n`,
+      });
+      expect(await convert('nope')).toEqual({
+        code: 3,
+        stdout: '',
+        stderr: 'capi-kit convert: no context "nope" in the kubeconfig (contexts: good, prod)\n',
+      });
+      expect(connections).toEqual([]);
+      // (the good one is used: its lookup reaches the server, which hangs up)
+      expect((await convert('good')).stderr).toMatch(/^capi-kit convert: contract lookup: /);
+      expect(connections.length).toBeGreaterThan(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('a user named with another type is refused as such', async () => {
     const path = withContext('user-bool', '{cluster: c, user: true}');
     await expect(loadKubeConfig(captureIO('', { KUBECONFIG: path }).io)).rejects.toMatchObject({

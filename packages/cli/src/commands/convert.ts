@@ -98,18 +98,9 @@ async function contractLookup(
   context: string | undefined,
 ): Promise<ReferenceApiVersionLookup | number | undefined> {
   if (kubeconfig === undefined && context === undefined) return undefined;
-  const loaded = await loadKubeConfigOrReport(io, 'convert', kubeconfig);
+  // (the context is checked as the current one: its user, cluster and credentials)
+  const loaded = await loadKubeConfigOrReport(io, 'convert', kubeconfig, context);
   if (typeof loaded === 'number') return loaded;
-  if (context !== undefined) {
-    if (loaded.getContextObject(context) === null) {
-      const known = loaded.getContexts().map((c) => c.name);
-      io.stderr(
-        `capi-kit convert: no context ${printable(JSON.stringify(context))} in the kubeconfig (contexts: ${printable(known.join(', ') || 'none')})\n`,
-      );
-      return ExitCode.cluster;
-    }
-    loaded.setCurrentContext(context);
-  }
   // Loaded on first use: client-node takes a while to import.
   const { loadReferenceApiVersions } = await import('@capi-kit/client');
   const lookup = await loadReferenceApiVersions(loaded);
