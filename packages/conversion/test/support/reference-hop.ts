@@ -15,7 +15,7 @@ import {
   unconvertedWarnings,
 } from '../../src/chain/hop.js';
 import type { AppliedMove } from '../../src/moves.js';
-import { formatPath, getPath, type JsonObject } from '../../src/path.js';
+import { deepEqual, formatPath, getPath, type JsonObject } from '../../src/path.js';
 import { applyStash, putStash, type StashEntry, takeStash } from '../../src/stash.js';
 import {
   checkAnnotationsSize,
@@ -69,7 +69,11 @@ export function referenceConvertHop(
     keptEdits = result.skipped;
   }
   // (`out` is a deep copy: owning a path in it copies what is already its own)
-  table.finish?.(out, rest, direction, options, warnings, new Set<object>());
+  if (table.finish !== undefined) {
+    table.finish(out, rest, direction, options, warnings, new Set<object>());
+    // (as the hop does: restored lists only what the object still holds after the finish)
+    restored = restored.filter((e) => e.value === undefined || deepEqual(getPath(out, e.path), e.value));
+  }
   const reverse = direction === 'up' ? 'down' : 'up';
   const back = plainHop(out, hop, table, reverse, []);
   const differences = diff(rest, back);
