@@ -254,6 +254,35 @@ function tokenFilesOf(users: unknown, directory: string): Map<string, TokenFile>
 }
 
 /**
+ * Adds each cluster's `insecure-skip-tls-verify` as written to `into`, by name, unless an
+ * earlier file or entry named the cluster (it wins, as merged). kubectl's YAML 1.1 reader
+ * takes `yes`, `on` and `y` as true; this YAML 1.2 reader takes them as text, which
+ * client-node took as false: it verified the TLS kubectl skips. So a value that is neither
+ * true nor false (nor null) is refused for the cluster the command uses (`insecureProblem`).
+ */
+function addInsecureSkipTlsVerify(clusters: unknown, into: Map<string, unknown>): void {
+  if (!Array.isArray(clusters)) return;
+  for (const entry of clusters as { name?: unknown; cluster?: unknown }[]) {
+    const name = entry?.name;
+    if (typeof name !== 'string' || into.has(name)) continue;
+    const cluster = entry.cluster;
+    into.set(
+      name,
+      typeof cluster === 'object' && cluster !== null
+        ? (cluster as Record<string, unknown>)['insecure-skip-tls-verify']
+        : undefined,
+    );
+  }
+}
+
+/** Why a cluster's `insecure-skip-tls-verify` of `value` (neither true nor false) is refused. */
+function insecureProblem(cluster: string, value: unknown): string {
+  const quoted = (text: string) => JSON.stringify(printable(shortened(text)));
+  const what = typeof value === 'string' ? quoted(value) : typeName(value);
+  return `kubeconfig cluster ${quoted(cluster)}: insecure-skip-tls-verify is ${what}, not true or false (YAML 1.1, which kubectl reads, took yes, no, on and off as booleans; YAML 1.2 does not: write true or false)`;
+}
+
+/**
  * Why a loaded kubeconfig has no current cluster, as kubectl says it: a current-context or
  * a context's cluster naming one that is not defined (a typo) was told only to "set a current
  * context with a cluster".
@@ -309,6 +338,8 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
   const kubeConfig = kubeConfigWithRequestTimeout(KubeConfig, timeoutMs);
   // Users whose tokenFile cannot be read, by name (the first definition, as merged)
   const unreadableTokenFiles = new Map<string, string>();
+  // Each cluster's insecure-skip-tls-verify as written, by name (the first definition, as merged)
+  const insecureSkipTlsVerify = new Map<string, unknown>();
   for (const [index, path] of files.entries()) {
     if (!isFile(path))
       throw new KubeconfigError(
@@ -323,6 +354,7 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
     const problem = shapeProblem(document.value, path);
     if (problem !== undefined) throw new KubeconfigError('kubeconfig-invalid', problem);
     const tokenFiles = tokenFilesOf((document.value as { users?: unknown }).users, dirname(path));
+    addInsecureSkipTlsVerify((document.value as { clusters?: unknown }).clusters, insecureSkipTlsVerify);
     const one = index === 0 ? kubeConfig : new KubeConfig();
     try {
       // client-node loads the value checked here, not the file's text again: its YAML parser
@@ -363,6 +395,10 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
       `no current cluster in the kubeconfig (${files.join(', ')}): ${noClusterReason(kubeConfig)}`,
     );
   }
+  const current = kubeConfig.getCurrentCluster()?.name ?? '';
+  const insecure = insecureSkipTlsVerify.get(current);
+  if (insecure !== undefined && insecure !== null && typeof insecure !== 'boolean')
+    throw new KubeconfigError('kubeconfig-invalid', insecureProblem(current, insecure));
   // (loaded with the command: start-up loads no client code — see cluster-client.ts)
   const { currentUserProblem, serverUrlProblem } = await import('@capi-kit/client');
   // (client-node took a user the context names but users lacks as none: every request went anonymous)

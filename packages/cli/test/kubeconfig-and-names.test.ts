@@ -552,3 +552,63 @@ current-context: good
     expect(config.getCurrentUser()?.token).toBe('from-b');
   });
 });
+
+describe('an insecure-skip-tls-verify that is not true or false is refused, not read otherwise than kubectl reads it', () => {
+  // kubectl's YAML 1.1 reads `yes` as true and skips TLS verification; this YAML 1.2 reader
+  // read the text "yes", which client-node took as false: it verified TLS instead.
+  const withInsecure = (name: string, value: string, current = 'c') =>
+    file(
+      name,
+      `apiVersion: v1
+kind: Config
+clusters:
+- {name: c, cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: ${value}}}
+- {name: other, cluster: {server: 'https://127.0.0.1:2', insecure-skip-tls-verify: yes}}
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: ${current}, user: u}}]
+current-context: x
+`,
+    );
+
+  it('names the cluster and the value, exit 3 before any request', async () => {
+    const path = withInsecure('insecure-yes', 'yes');
+    const c = captureIO('', { KUBECONFIG: path });
+    expect(await main(['get', 'clusters'], c.io)).toBe(3);
+    expect(c.stderr()).toBe(
+      'capi-kit get: kubeconfig cluster "c": insecure-skip-tls-verify is "yes", not true or false (YAML 1.1, which kubectl reads, took yes, no, on and off as booleans; YAML 1.2 does not: write true or false)\n',
+    );
+    for (const [value, shown] of [
+      ['on', '"on"'],
+      ['"true"', '"true"'],
+      ['1', 'a number'],
+    ] as const) {
+      const loading = loadKubeConfig(captureIO('', { KUBECONFIG: withInsecure('insecure-value', value) }).io);
+      await expect(loading, value).rejects.toMatchObject({
+        code: 'kubeconfig-invalid',
+        message: expect.stringContaining(`insecure-skip-tls-verify is ${shown}, not true or false`),
+      });
+    }
+  });
+
+  it('true, false and null load as before; a cluster the command does not use is not minded', async () => {
+    for (const [value, skip] of [
+      ['true', true],
+      ['false', false],
+      ['null', false],
+    ] as const) {
+      const config = await loadKubeConfig(
+        captureIO('', { KUBECONFIG: withInsecure(`insecure-${value}`, value) }).io,
+      );
+      expect(config.getCurrentCluster()?.skipTLSVerify, value).toBe(skip);
+    }
+  });
+
+  it('the first file to define the cluster decides, as merged', async () => {
+    const first = withInsecure('insecure-first', 'true');
+    const second = withInsecure('insecure-second', 'yes');
+    const config = await loadKubeConfig(captureIO('', { KUBECONFIG: [first, second].join(delimiter) }).io);
+    expect(config.getCurrentCluster()?.skipTLSVerify).toBe(true);
+    const reversed = loadKubeConfig(captureIO('', { KUBECONFIG: [second, first].join(delimiter) }).io);
+    await expect(reversed).rejects.toMatchObject({ code: 'kubeconfig-invalid' });
+  });
+});
