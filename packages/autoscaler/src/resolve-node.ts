@@ -46,7 +46,10 @@ export function resolveNode(
         ambiguous.length > 0
           ? `providerID ${providerID} denotes ${ambiguous.length} machines`
           : (ofNoCluster(snapshot, node, nodeObject) ??
-            'no Machine has this providerID (or one of the same instance), and no Machine annotation names one'),
+            found.refused ??
+            (providerID.trim() === ''
+              ? 'the Node has no providerID: as in cluster-autoscaler, it is no Machine’s (its annotations are not read)'
+              : 'no Machine has this providerID (or one of the same instance), and no Machine annotation names one')),
     };
   }
   const machine = found.machine;

@@ -91,6 +91,8 @@ export type MachineLookup =
       readonly machine: undefined;
       readonly matchedBy?: undefined;
       readonly ambiguous?: readonly KubeObject[];
+      /** Why the Node's placeholder or annotation led nowhere, when it named a Machine. */
+      readonly refused?: string;
     };
 
 export interface SnapshotInput {
@@ -317,22 +319,38 @@ export class Snapshot {
   /**
    * The Machine of a Node, in cluster-autoscaler's order: by providerID — here by instance
    * identity, so `aws:///us-east-1a/i-1` finds `aws:////i-1` — then the failed-machine
-   * placeholder, then the Node's annotation naming its Machine.
+   * placeholder, then the Node's annotation naming its Machine. As upstream, a Node without
+   * a providerID finds nothing: the placeholder and the annotation are read only for a Node
+   * that has one. And they lead only to a Machine without a providerID (upstream's case: "the
+   * actuator does not set it"): a Machine with one is found by it, so a Node that names it
+   * otherwise is another instance, and following the name would delete the wrong machine.
    */
   machineOfNode(node: KubeObject): MachineLookup {
     const providerID = stringField(node, 'spec', 'providerID') ?? '';
-    if (providerID.trim() !== '') {
-      const found = this.#ofNodeCluster(
-        node,
-        this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID),
+    if (providerID.trim() === '') return { machine: undefined };
+    const found = this.#ofNodeCluster(
+      node,
+      this.#machinesByNodeID.get(providerID) ?? this.#index.lookup(providerID),
+    );
+    if (found.length === 1) return { machine: found[0]!, matchedBy: 'provider-id' };
+    if (found.length > 1) return { machine: undefined, ambiguous: found };
+    let refused: string | undefined;
+    const candidate = (machine: KubeObject | undefined, matchedBy: MatchedBy, how: string) => {
+      if (machine === undefined || !inNodeCluster(this.scope, node, machine)) return undefined;
+      const own = stringField(machine, 'spec', 'providerID') ?? '';
+      if (own === '') return { machine, matchedBy };
+      refused ??=
+        `${how} names Machine ${keyOf(machine)}, which has providerID ${JSON.stringify(own)} of ` +
+        'another instance: only a Machine without a providerID is found that way';
+      return undefined;
+    };
+    if (isFailedMachineProviderID(providerID)) {
+      const hit = candidate(
+        this.machinesByKey.get(machineKeyFromFailedProviderID(providerID)),
+        'failed-machine',
+        `the failed-machine placeholder ${JSON.stringify(providerID)}`,
       );
-      if (found.length === 1) return { machine: found[0]!, matchedBy: 'provider-id' };
-      if (found.length > 1) return { machine: undefined, ambiguous: found };
-      if (isFailedMachineProviderID(providerID)) {
-        const machine = this.machinesByKey.get(machineKeyFromFailedProviderID(providerID));
-        if (machine !== undefined && inNodeCluster(this.scope, node, machine))
-          return { machine, matchedBy: 'failed-machine' };
-      }
+      if (hit !== undefined) return hit;
     }
     const annotations = annotationsOf(node);
     for (const key of machineAnnotations) {
@@ -342,11 +360,14 @@ export class Snapshot {
       const machineKey = value.includes('/')
         ? value
         : `${annotations[clusterNamespaceAnnotation] ?? namespaceOf(node)}/${value}`;
-      const machine = this.machinesByKey.get(machineKey);
-      if (machine !== undefined && inNodeCluster(this.scope, node, machine))
-        return { machine, matchedBy: 'node-annotation' };
+      const hit = candidate(
+        this.machinesByKey.get(machineKey),
+        'node-annotation',
+        `the Node's annotation ${key}`,
+      );
+      if (hit !== undefined) return hit;
     }
-    return { machine: undefined };
+    return refused === undefined ? { machine: undefined } : { machine: undefined, refused };
   }
 
   /** The machines of `found` that may be `node`'s (all of them with one workload cluster). */

@@ -407,7 +407,8 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       const placeholder = `failed-machine-${objects.namespace}_${failed.metadata.name}`;
       await createNode(workload.kubeConfig, unique('ph'), placeholder);
       const annotated = unique('annotated');
-      await createNode(workload.kubeConfig, annotated, undefined, {
+      // (upstream reads the annotation only for a Node whose providerID no Machine has)
+      await createNode(workload.kubeConfig, annotated, 'openstack:///4a6c0c1c-0000-4000-8000-00000000a001', {
         'cluster.x-k8s.io/machine': ms.machines[1]!.metadata.name,
         'cluster.x-k8s.io/cluster-namespace': objects.namespace,
       });

@@ -121,22 +121,57 @@ describe('Snapshot', () => {
     expect(build({ machineSets: [bad], autoDiscovery: [elsewhere] }).boundsErrors).toEqual([]);
   });
 
+  // A Node ID no Machine has: the annotation is upstream's fallback for such Nodes.
+  const openstack = 'openstack:///4a6c0c1c-0000-4000-8000-000000000001';
+
   it('finds a machine by the failed-machine placeholder and by the Node annotation (both spellings)', () => {
     const bare = obj('Machine', 'bare', { owner: solo });
     const s = build({ machines: [bare], machineSets: [solo] });
     expect(s.machineOfNode(node('x', 'failed-machine-ns_bare')).matchedBy).toBe('failed-machine');
-    expect(s.machineOfNode(node('x', undefined, { 'cluster.k8s.io/machine': 'ns/bare' })).matchedBy).toBe(
+    expect(s.machineOfNode(node('x', openstack, { 'cluster.k8s.io/machine': 'ns/bare' })).matchedBy).toBe(
       'node-annotation',
     );
     expect(
       s.machineOfNode(
-        node('x', undefined, {
+        node('x', openstack, {
           'cluster.x-k8s.io/machine': 'bare',
           'cluster.x-k8s.io/cluster-namespace': 'ns',
         }),
       ).matchedBy,
     ).toBe('node-annotation');
     expect(s.machineOfNode(node('x', 'aws:////i-0000000f')).machine).toBeUndefined();
+  });
+
+  it('a placeholder or annotation leads only to a Machine without a providerID; a Node without one finds none', () => {
+    // (a Node without a providerID, or of another instance, that named m2 in its annotation
+    // or in a placeholder got m2's group, and deleteNodes on it deleted m2's machine)
+    const bare = obj('Machine', 'bare', { owner: solo });
+    const s = build({ machines: [bare, m2], machineSets: [solo] });
+    const groups = new Map([...s.groups.keys()].map((id) => [id, { id } as unknown as NodeGroup]));
+    const names = (machine: string) => ({ 'cluster.x-k8s.io/machine': machine });
+    const refused = [
+      node('no-id', undefined, names('ns/bare')),
+      node('blank-id', ' ', names('ns/bare')),
+      node('other-instance', 'gce://proj/us-central1-a/vm-9', names('ns/m2')),
+      node('placeholder', 'failed-machine-ns_m2'),
+    ];
+    for (const n of refused) {
+      expect(s.machineOfNode(n).machine).toBeUndefined();
+      expect(groupOfNode(s, groups, n)).toBeNull();
+    }
+    expect(resolveNode(s, groups, refused[0]!).reason).toMatch(/has no providerID/);
+    expect(resolveNode(s, groups, refused[2]!).reason).toBe(
+      "the Node's annotation cluster.x-k8s.io/machine names Machine ns/m2, which has providerID " +
+        '"gce://proj/us-central1-a/vm-2" of another instance: only a Machine without a providerID is found that way',
+    );
+    expect(resolveNode(s, groups, refused[3]!).reason).toMatch(
+      /^the failed-machine placeholder "failed-machine-ns_m2" names Machine ns\/m2/,
+    );
+    // Upstream's case still holds: a Node with an ID no Machine has, naming one without.
+    expect(s.machineOfNode(node('ok', openstack, names('ns/bare')))).toMatchObject({
+      machine: bare,
+      matchedBy: 'node-annotation',
+    });
   });
 
   it('names each machine’s Node by identity or nodeRef', () => {
@@ -158,6 +193,7 @@ describe('Snapshot', () => {
   it('groupOfNode answers what resolveNode says, for every kind of Node', () => {
     const twin = obj('Machine', 'twin', { owner: ms }, { providerID: 'aws:////i-0123456789abcdef0' });
     const orphan = obj('Machine', 'orphan', {}, { providerID: 'aws:////i-000000000000000a1' });
+    const bare = obj('Machine', 'bare', { owner: solo });
     // A set with no bounds, owned by nothing: its machines have an owner but no node group.
     const plain = obj('MachineSet', 'plain', {}, { replicas: 1 });
     const unscaled = obj(
@@ -173,12 +209,14 @@ describe('Snapshot', () => {
       node('n-unscaled', 'aws:////i-000000000000000a2'),
       node('n-none', 'aws:////i-000000000000000ff'),
       node('n-blank'),
-      node('n-annotated', undefined, { 'cluster.k8s.io/machine': 'ns/m2' }),
+      node('n-annotated', 'openstack:///4a6c0c1c-0000-4000-8000-000000000002', {
+        'cluster.k8s.io/machine': 'ns/bare',
+      }),
       node('same', 'gce://proj/us-central1-a/vm-2'),
       node('same', 'aws:////i-000000000000000a2'),
     ];
     const s = build({
-      machines: [m1, twin, m2, orphan, unscaled],
+      machines: [m1, twin, m2, orphan, unscaled, bare],
       machineSets: [ms, solo, plain],
       machineDeployments: [md],
       nodes,
