@@ -201,8 +201,9 @@ export class NodeGroup {
       this.#instances().map(async ({ id, machine, node }) => {
         const nodeName = node === undefined ? null : nameOf(node);
         const leases = this.#context.leasesFor(machine);
-        const maintenance =
-          nodeName === null || leases === undefined ? null : maintenanceOf(await inspect(leases, nodeName));
+        const held =
+          leases === undefined ? undefined : await this.#maintenanceOfMachine(leases, machine, nodeName);
+        const maintenance = held?.maintenance ?? null;
         return {
           id,
           machine: { namespace: namespaceOf(machine), name: nameOf(machine) },
@@ -271,17 +272,25 @@ export class NodeGroup {
 
     // The guard: every node's lease is read before anything is written, and a lease that
     // cannot be read refuses the deletion (fail closed).
+    // Every Node the machine may be is asked about, not only the one named: another Node
+    // claiming the same instance (or the machine's nodeRef) must not let it through.
     for (const { resolution, machine } of targets) {
       const leases = this.#context.leasesFor(machine);
       if (leases === undefined) continue;
-      const maintenance = maintenanceOf(await inspect(leases, resolution.node));
-      if (maintenance !== null)
-        throw new NodeGroupError(
-          'under-maintenance',
-          `node ${goQuote(resolution.node)} is under maintenance by ${goQuote(maintenance.holder ?? '')} ` +
-            `(lease ${maintenance.lease} is ${maintenance.state}), nodes will not be deleted`,
-          { node: resolution.node, group: this.id, holder: maintenance.holder },
-        );
+      const held = await this.#maintenanceOfMachine(leases, machine, resolution.node);
+      if (held === undefined) continue;
+      const { node, maintenance } = held;
+      const whose =
+        node === resolution.node
+          ? `node ${goQuote(node)}`
+          : `node ${goQuote(resolution.node)} is Machine ${namespaceOf(machine)}/${nameOf(machine)}, ` +
+            `whose node ${goQuote(node)}`;
+      throw new NodeGroupError(
+        'under-maintenance',
+        `${whose} is under maintenance by ${goQuote(maintenance.holder ?? '')} ` +
+          `(lease ${maintenance.lease} is ${maintenance.state}), nodes will not be deleted`,
+        { node: resolution.node, group: this.id, holder: maintenance.holder },
+      );
     }
 
     for (const { resolution, machine } of targets) {
@@ -295,6 +304,24 @@ export class NodeGroup {
         throw error;
       }
     }
+  }
+
+  /**
+   * The first Node of `machine` whose lease is held or reserved: `first` (the Node asked
+   * about), then every other Node the machine may be (Snapshot.nodeNamesOfMachine).
+   */
+  async #maintenanceOfMachine(
+    leases: NodeLeaseObserver,
+    machine: KubeObject,
+    first: string | null,
+  ): Promise<{ node: string; maintenance: Maintenance } | undefined> {
+    const names = new Set(first === null ? [] : [first]);
+    for (const name of this.#context.snapshot().nodeNamesOfMachine(machine)) names.add(name);
+    for (const node of names) {
+      const maintenance = maintenanceOf(await inspect(leases, node));
+      if (maintenance !== null) return { node, maintenance };
+    }
+    return undefined;
   }
 
   /**

@@ -188,6 +188,8 @@ export class Snapshot {
   // in an autoscaler's loop) then cost a map read instead of a providerID parse.
   readonly #machinesByNodeID = new Map<string, readonly KubeObject[]>();
   readonly #nodeOfMachine = new Map<KubeObject, KubeObject | null>();
+  // Every cached Node each machine's providerID identifies (several when Nodes share an ID).
+  readonly #nodeNamesByMachine = new Map<KubeObject, string[]>();
   /** Which cluster each Node is of, with several workload clusters; else undefined. */
   readonly scope: ClusterScope | undefined;
 
@@ -261,8 +263,12 @@ export class Snapshot {
       this.#machinesByNodeID.set(providerID, all);
       const found = this.#ofNodeCluster(node, all);
       // A machine two Nodes claim has no Node of its own (null), as one claimed by none.
-      if (found.length === 1)
+      if (found.length === 1) {
         this.#nodeOfMachine.set(found[0]!, this.#nodeOfMachine.has(found[0]!) ? null : node);
+        const names = this.#nodeNamesByMachine.get(found[0]!);
+        if (names === undefined) this.#nodeNamesByMachine.set(found[0]!, [nameOf(node)]);
+        else names.push(nameOf(node));
+      }
     }
   }
 
@@ -285,6 +291,18 @@ export class Snapshot {
     if (byIdentity) return byIdentity;
     const ref = stringField(machine, 'status', 'nodeRef', 'name');
     return ref === undefined ? undefined : (this.#nodesByName.get(ref) ?? undefined);
+  }
+
+  /**
+   * The names of every Node a machine may be: each cached Node its providerID identifies
+   * and the one its `status.nodeRef` names. Deleting the machine removes all of them, so the
+   * lease guard asks about each, not only about the Node it was asked to delete.
+   */
+  nodeNamesOfMachine(machine: KubeObject): string[] {
+    const names = new Set(this.#nodeNamesByMachine.get(machine) ?? []);
+    const ref = stringField(machine, 'status', 'nodeRef', 'name');
+    if (ref !== undefined && ref !== '') names.add(ref);
+    return [...names];
   }
 
   #consider(kind: ScalableKind, resource: KubeObject, specs: readonly AutoDiscoverySpec[]): void {

@@ -511,6 +511,73 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       expect(await objects.replicas('MachineDeployment', md.name)).toBe(1);
     });
 
+    it('the lease guard asks about every Node the machine may be, not only the one it is given', async () => {
+      // (only the given Node's lease was read: a second Node with the same instance's ID, or
+      // a Node naming a Machine whose nodeRef is another Node, deleted a machine under
+      // maintenance)
+      const md = await group(objects, {
+        min: 0,
+        max: 5,
+        replicas: 3,
+        machineID: (i, base) => (i === 2 ? undefined : base),
+      });
+      const ops = new NodeLeaseClient({
+        kubeConfig: workload.kubeConfig,
+        namespace: leaseNamespace,
+        holderIdentity: 'ops/disk-repair',
+        ensureNamespace: true,
+      });
+      // Machine 0's instance, respelled (no zone), on a second Node.
+      const id0 = md.machines[0]!.spec!.providerID as string;
+      const twin = unique('twin');
+      await createNode(workload.kubeConfig, twin, id0.replace('/us-east-1a/', '//'));
+      // Machine 2 has no providerID; its nodeRef names its Node, and another Node names it.
+      const m2 = md.machines[2]!.metadata.name;
+      await objects.api.replaceNamespacedCustomObjectStatus({
+        group: objects.group,
+        version: objects.version,
+        namespace: objects.namespace,
+        plural: 'machines',
+        name: m2,
+        body: {
+          ...(await objects.get('Machine', m2)),
+          status: { nodeRef: { kind: 'Node', name: md.nodes[2]! } },
+        },
+      });
+      const claimant = unique('claimant');
+      await createNode(workload.kubeConfig, claimant, 'openstack:///4a6c0c1c-0000-4000-8000-00000000b002', {
+        'cluster.x-k8s.io/machine': `${objects.namespace}/${m2}`,
+      });
+      for (const node of [md.nodes[0]!, md.nodes[2]!])
+        expect(await ops.tryAcquire(node)).toMatchObject({ acquired: true });
+      const p = await provider('cluster.x-k8s.io/v1alpha2');
+      await until(() => {
+        expect(p.explainNode(twin).machine?.name).toBe(md.machines[0]!.metadata.name);
+        expect(p.explainNode(claimant).machine?.name).toBe(m2);
+        expect(p.explainNode(claimant).machineObject?.status).toBeDefined();
+      });
+      const g = groupOf(p, md.id);
+      for (const [asked, held, machine] of [
+        [twin, md.nodes[0]!, md.machines[0]!.metadata.name],
+        [claimant, md.nodes[2]!, m2],
+      ] as const) {
+        const refused = await rejection(g.deleteNodes([asked]));
+        expect(refused.code).toBe('under-maintenance');
+        expect(refused.message).toBe(
+          `node "${asked}" is Machine ${objects.namespace}/${machine}, whose node "${held}" is under ` +
+            `maintenance by "ops/disk-repair" (lease ${leaseNamespace}/${held} is held), nodes will not be deleted`,
+        );
+      }
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(3);
+      for (const machine of md.machines) expect(await annotationsOf(objects, machine)).toEqual({});
+      // nodes() says so too, though two Nodes claim machine 0's instance.
+      const instances = await g.nodes();
+      expect(instances.filter((i) => i.underMaintenance).map((i) => i.machine.name)).toEqual([
+        md.machines[0]!.metadata.name,
+        m2,
+      ]);
+    });
+
     it('removes the mark again when lowering replicas fails', async () => {
       const md = await group(objects, { min: 0, max: 5, replicas: 2 });
       // A user who may update Machines but not the scale subresource.
