@@ -25,6 +25,8 @@ export type NodeGroupErrorCode =
   | 'unknown-machine-for-node'
   /** The node's providerID denotes several machines. */
   | 'ambiguous-machine'
+  /** deleteNodes was given two nodes of one Machine (or one node twice). */
+  | 'same-machine'
   /** A node's maintenance lease is held or reserved: it is never deleted. */
   | 'under-maintenance'
   /** The group's resource no longer exists. */

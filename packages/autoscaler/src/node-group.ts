@@ -240,6 +240,7 @@ export class NodeGroup {
       });
 
     const targets: { resolution: NodeResolution; machine: KubeObject }[] = [];
+    const nodeOfMachine = new Map<string, string>();
     for (const node of nodes) {
       const resolution = this.#context.resolve(node);
       const quoted = goQuote(resolution.providerID || resolution.node);
@@ -259,6 +260,20 @@ export class NodeGroup {
           `node ${quoted} doesn't belong to node group ${goQuote(this.id)}`,
           { node: resolution.node, group: this.id },
         );
+      // Each node lowers replicas by one: two nodes of one Machine (a second Node claiming
+      // its instance) would delete it and, for the second decrement, a machine no one chose.
+      const machineKey = `${namespaceOf(resolution.machineObject!)}/${nameOf(resolution.machineObject!)}`;
+      const earlier = nodeOfMachine.get(machineKey);
+      if (earlier !== undefined)
+        throw new NodeGroupError(
+          'same-machine',
+          earlier === resolution.node
+            ? `node ${goQuote(resolution.node)} is given twice, nodes will not be deleted`
+            : `nodes ${goQuote(earlier)} and ${goQuote(resolution.node)} are both Machine ${machineKey}: ` +
+                'it would be deleted once and replicas lowered twice, nodes will not be deleted',
+          { node: resolution.node, group: this.id },
+        );
+      nodeOfMachine.set(machineKey, resolution.node);
       targets.push({ resolution, machine: resolution.machineObject! });
     }
 

@@ -578,6 +578,32 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       ]);
     });
 
+    it('refuses two nodes of one Machine in one deleteNodes: it would lower replicas twice', async () => {
+      // (both were taken: the Machine was marked once and replicas went down by two, so
+      // CAPI deleted it and a machine no one chose)
+      const md = await group(objects, { min: 0, max: 5, replicas: 3 });
+      const id0 = md.machines[0]!.spec!.providerID as string;
+      const twin = unique('twin');
+      await createNode(workload.kubeConfig, twin, id0.replace('/us-east-1a/', '//'));
+      const p = await provider('cluster.x-k8s.io/v1alpha2', { leaseGuard: false });
+      await until(() => expect(p.explainNode(twin).machine?.name).toBe(md.machines[0]!.metadata.name));
+      const g = groupOf(p, md.id);
+      const both = await rejection(g.deleteNodes([md.nodes[0]!, twin]));
+      expect(both).toBeInstanceOf(NodeGroupError);
+      expect([both.code, both.message]).toEqual([
+        'same-machine',
+        `nodes "${md.nodes[0]}" and "${twin}" are both Machine ${objects.namespace}/${md.machines[0]!.metadata.name}: ` +
+          'it would be deleted once and replicas lowered twice, nodes will not be deleted',
+      ]);
+      const twice = await rejection(g.deleteNodes([md.nodes[1]!, md.nodes[1]!]));
+      expect([twice.code, twice.message]).toEqual([
+        'same-machine',
+        `node "${md.nodes[1]}" is given twice, nodes will not be deleted`,
+      ]);
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(3);
+      for (const machine of md.machines) expect(await annotationsOf(objects, machine)).toEqual({});
+    });
+
     it('removes the mark again when lowering replicas fails', async () => {
       const md = await group(objects, { min: 0, max: 5, replicas: 2 });
       // A user who may update Machines but not the scale subresource.
