@@ -92,19 +92,13 @@ export class NodeLeaseObserver {
    * Lease list (and judge it one free lease), `..` the Namespace.
    */
   protected address(node: string): LeaseAddress {
-    const namespace = this.location.namespace;
     if (!isDnsSubdomain(node)) {
       throw new LeaseConfigError(
         `node ${JSON.stringify(node)} is not a valid node name (a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', at most 253 characters)`,
         'node',
       );
     }
-    if (!isDnsLabel(namespace)) {
-      throw new LeaseConfigError(
-        `lease namespace ${JSON.stringify(namespace)} is not a valid namespace (a DNS-1123 label: lowercase letters, digits and '-', at most 63 characters)`,
-        'namespace',
-      );
-    }
+    const namespace = this.#checkedNamespace();
     // (a layout may add to the node's name: medik8s' `node-` makes a 250-character node
     // name a lease name the API server refuses)
     const leaseName = this.location.leaseName(node);
@@ -115,6 +109,21 @@ export class NodeLeaseObserver {
       );
     }
     return { node, namespace, leaseName };
+  }
+
+  /**
+   * The lease namespace, checked as the API server checks namespace names: it goes into
+   * request paths, where `..` or `''` would name every namespace's leases.
+   */
+  #checkedNamespace(): string {
+    const namespace = this.location.namespace;
+    if (!isDnsLabel(namespace)) {
+      throw new LeaseConfigError(
+        `lease namespace ${JSON.stringify(namespace)} is not a valid namespace (a DNS-1123 label: lowercase letters, digits and '-', at most 63 characters)`,
+        'namespace',
+      );
+    }
+    return namespace;
   }
 
   protected key(address: LeaseAddress): string {
@@ -173,7 +182,8 @@ export class NodeLeaseObserver {
    * The lease changes in the namespace, as an async iterator: first one `added` per existing
    * lease, then every change. It survives API server restarts and watch expiry (re-lists
    * and resumes); it ends when `signal` aborts or the loop breaks. A failure of the first
-   * list (403, unreachable) is thrown from the iterator.
+   * list (403, unreachable) is thrown from the iterator; a lease namespace that is not a
+   * namespace name is a LeaseConfigError thrown at once, before any request.
    */
   watch(
     options: {
@@ -193,16 +203,19 @@ export class NodeLeaseObserver {
         'timeoutSeconds',
       );
     }
+    // (`..` or `''` would list and watch the leases of every namespace, kubelets' heartbeats
+    // in kube-node-lease included, and report each as a node under maintenance)
+    const namespace = this.#checkedNamespace();
     return watchLeases({
       timeoutSeconds,
       kubeConfig: this.kubeConfig,
       api: this.api,
-      namespace: this.location.namespace,
+      namespace,
       retryPeriodMs: this.timing.retryPeriodMs,
       signal: options.signal,
       describe: (leaseName, lease) => {
         const node = this.location.nodeOf(leaseName);
-        const address = { node: node ?? leaseName, namespace: this.location.namespace, leaseName };
+        const address = { node: node ?? leaseName, namespace, leaseName };
         return { node, inspection: this.judge(address, lease) };
       },
     });

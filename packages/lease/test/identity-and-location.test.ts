@@ -83,4 +83,16 @@ describe('node names and namespaces go into request paths', () => {
     const observer = new NodeLeaseObserver({ kubeConfig, location: nodeNamedLeases('../x') });
     await expect(observer.inspect('n1')).rejects.toMatchObject({ code: 'invalid-config', path: 'namespace' });
   });
+
+  // (`namespace: '..'` or `''` listed and watched the leases of every namespace, and reported
+  // kube-node-lease's kubelet heartbeats as nodes under maintenance; `'A B'` watched nothing)
+  it.each(['..', '', '.', 'A B', 'x/y'])(
+    'watch() refuses the lease namespace %j before any request',
+    (namespace) => {
+      const observer = new NodeLeaseObserver({ kubeConfig, namespace });
+      expect(() => observer.watch({ signal: AbortSignal.abort() })).toThrow(
+        expect.objectContaining({ code: 'invalid-config', path: 'namespace' }),
+      );
+    },
+  );
 });
