@@ -295,13 +295,15 @@ export class Snapshot {
 
   /**
    * The names of every Node a machine may be: each cached Node its providerID identifies
-   * and the one its `status.nodeRef` names. Deleting the machine removes all of them, so the
-   * lease guard asks about each, not only about the Node it was asked to delete.
+   * and the cached Node its `status.nodeRef` names. Deleting the machine removes all of
+   * them, so the lease guard asks about each, not only about the Node it was asked to
+   * delete. A nodeRef naming no cached Node adds nothing: it may be any text (a status
+   * writer's), and a name no lease can have would make every lease read of the group fail.
    */
   nodeNamesOfMachine(machine: KubeObject): string[] {
     const names = new Set(this.#nodeNamesByMachine.get(machine) ?? []);
     const ref = stringField(machine, 'status', 'nodeRef', 'name');
-    if (ref !== undefined && ref !== '') names.add(ref);
+    if (ref !== undefined && this.#nodesByName.has(ref)) names.add(ref);
     return [...names];
   }
 

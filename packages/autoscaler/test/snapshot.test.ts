@@ -248,6 +248,28 @@ describe('Snapshot', () => {
     ]);
   });
 
+  it('names every Node a machine may be, and only cached ones', () => {
+    // (a nodeRef naming no Node, e.g. "Not_A_Node", was asked about: its lease read failed,
+    // and the group's nodes() and deleteNodes failed with it)
+    const m = (name: string, ref: string) => ({
+      ...obj('Machine', name, { owner: solo }, { providerID: 'aws:////i-00000000000000001' }),
+      status: { nodeRef: { kind: 'Node', name: ref } },
+    });
+    const real = m('real', 'n-ref');
+    const odd = { ...m('odd', 'Not_A_Node'), spec: {} };
+    const s = build({
+      machines: [real, odd],
+      machineSets: [solo],
+      nodes: [
+        node('n-1', 'aws:///us-east-1a/i-00000000000000001'),
+        node('n-2', 'aws:////i-00000000000000001'),
+        node('n-ref'),
+      ],
+    });
+    expect(s.nodeNamesOfMachine(real).sort()).toEqual(['n-1', 'n-2', 'n-ref']);
+    expect(s.nodeNamesOfMachine(odd)).toEqual([]);
+  });
+
   it('a Node name that several workload clusters use finds no Node', () => {
     const s = build({ nodes: [node('same', 'aws:////i-00000001'), node('same', 'aws:////i-00000002')] });
     expect(s.nodeNamed('same')).toBeUndefined();
