@@ -38,9 +38,15 @@ export interface NodeLeaseObserverOptions {
   readonly trustRenewTime?: boolean | RemoteRenewTimePolicy;
   /** Injectable clock, for tests. */
   readonly clock?: Clock;
-  /** Per-request timeout. Default: max(1 s, renewDeadline / 2), as client-go. */
+  /**
+   * Per-request timeout, whole milliseconds from 1 to 2^31 - 1. Default: max(1 s,
+   * renewDeadline / 2), as client-go.
+   */
   readonly requestTimeoutMs?: number;
 }
+
+/** The longest delay a Node timer takes (about 24.8 days); a longer one fires after 1 ms. */
+const maxTimerMs = 2 ** 31 - 1;
 
 /**
  * Reads node maintenance leases without ever writing them: for health checkers,
@@ -71,10 +77,17 @@ export class NodeLeaseObserver {
         'trustRenewTime.maxClockSkewMs',
       );
     }
-    this.api = new LeaseApi(
-      options.kubeConfig,
-      options.requestTimeoutMs ?? Math.max(1000, Math.round(this.timing.renewDeadlineMs / 2)),
-    );
+    const requestTimeoutMs =
+      options.requestTimeoutMs ?? Math.max(1000, Math.round(this.timing.renewDeadlineMs / 2));
+    // (a timer takes whole milliseconds up to 2^31 - 1: anything else failed every request as
+    // "cannot reach the API server", or timed it out after 1 ms)
+    if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 1 || requestTimeoutMs > maxTimerMs) {
+      throw new LeaseConfigError(
+        `requestTimeoutMs must be a whole number of milliseconds from 1 to ${maxTimerMs} (got ${requestTimeoutMs})`,
+        'requestTimeoutMs',
+      );
+    }
+    this.api = new LeaseApi(options.kubeConfig, requestTimeoutMs);
   }
 
   /** The identity whose leases count as "mine" in inspections (none for an observer). */

@@ -96,3 +96,37 @@ describe('node names and namespaces go into request paths', () => {
     },
   );
 });
+
+describe('options are checked when the client is built', () => {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:9', skipTLSVerify: false }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+
+  // (each went to the request's timer: NaN, -1, 1.5, Infinity and 5e12 failed every request as
+  // "cannot reach the API server (ERR_OUT_OF_RANGE)", 3e9 timed every request out after 1 ms)
+  it.each([Number.NaN, -1, 0, 1.5, Number.POSITIVE_INFINITY, 3e9, 5e12])(
+    'refuses requestTimeoutMs %s',
+    (requestTimeoutMs) => {
+      const build = () => new NodeLeaseObserver({ kubeConfig, requestTimeoutMs });
+      expect(build).toThrow(LeaseConfigError);
+      expect(build).toThrow(
+        expect.objectContaining({
+          path: 'requestTimeoutMs',
+          message: expect.stringContaining(`(got ${requestTimeoutMs})`),
+        }),
+      );
+      expect(() => new NodeLeaseClient({ kubeConfig, holderIdentity: 'a', requestTimeoutMs })).toThrow(
+        LeaseConfigError,
+      );
+    },
+  );
+
+  it('accepts a whole number of milliseconds up to 2^31 - 1', () => {
+    expect(() => new NodeLeaseObserver({ kubeConfig, requestTimeoutMs: 1 })).not.toThrow();
+    expect(() => new NodeLeaseObserver({ kubeConfig, requestTimeoutMs: 2 ** 31 - 1 })).not.toThrow();
+  });
+});
