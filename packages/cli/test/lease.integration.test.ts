@@ -8,7 +8,12 @@ import { createInterface } from 'node:readline';
 import { waitForAccess } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
-import { CoordinationV1Api, type KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import {
+  CoordinationV1Api,
+  type KubeConfig,
+  RbacAuthorizationV1Api,
+  V1MicroTime,
+} from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTROL_BUT_NEWLINE, setLeaseHolder } from './helpers/hostile-lease.js';
 import { cliBin, runCli } from './helpers/run-cli.js';
@@ -431,6 +436,44 @@ describe.skipIf(noControlPlane())('capi-kit lease: options and failure paths', {
     expect(taken.stderr).toContain('waiting up to');
     expect(JSON.parse(lease(['status', n, '--json']).stdout)).toMatchObject({ holder: 'alice' });
   });
+
+  // A default --wait lasts one duration of the lease as read, and anyone may write a huge one:
+  // 3,000,000 s made the wait's timer overflow (fired after 1 ms: the lease read every few ms,
+  // a TimeoutOverflowWarning each time), 2,147,483,647 s made it throw (internal error, exit 70).
+  for (const leaseDurationSeconds of [3_000_000, 2_147_483_647]) {
+    it(`acquire --wait on a lease written with leaseDurationSeconds ${leaseDurationSeconds} waits calmly until stopped`, async () => {
+      const n = node('huge');
+      await api().createNamespacedLease({
+        namespace: env.namespace,
+        body: {
+          metadata: { name: n },
+          spec: { holderIdentity: 'other', leaseDurationSeconds, renewTime: new V1MicroTime() },
+        },
+      });
+      const child = spawn(
+        process.execPath,
+        [cliBin, 'lease', 'acquire', n, '--holder', 'taker', '--wait', '--namespace', env.namespace],
+        { env: { ...process.env, KUBECONFIG: env.kubeconfigPath }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const exited = once(child, 'exit');
+      expect(await eventually(() => stderr.includes('waiting up to') || child.exitCode !== null)).toBe(true);
+      // The next attempt is due a retry period (10 s or more) later: nothing more in 3 s.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      expect(stderr).not.toContain('internal error');
+      expect(stderr).not.toContain('TimeoutOverflowWarning');
+      expect(stderr.match(/waiting up to/g)).toHaveLength(1);
+      expect(stderr).toContain('capi-kit lease: stopped by SIGTERM before acquiring');
+      expect(code).toBe(1);
+      const after = await api().readNamespacedLease({ name: n, namespace: env.namespace });
+      expect(after.spec).toMatchObject({ holderIdentity: 'other', leaseDurationSeconds });
+    });
+  }
 
   it('status says how to take over a lease whose renewTime is older than its duration', async () => {
     const n = node('stale-status');

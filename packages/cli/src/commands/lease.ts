@@ -336,7 +336,10 @@ async function acquireWaiting(
       try {
         await client.waitToRetry(
           result,
-          AbortSignal.any([termination.signal, AbortSignal.timeout(Math.ceil(remainingMs))]),
+          AbortSignal.any([
+            termination.signal,
+            AbortSignal.timeout(Math.min(Math.ceil(remainingMs), maxTimerMs)),
+          ]),
         );
       } catch (error) {
         if (termination.signal.aborted) {
@@ -351,6 +354,15 @@ async function acquireWaiting(
     termination.done();
   }
 }
+
+/**
+ * The longest delay a timer takes (about 24.8 days). A lease anyone may write can say
+ * `leaseDurationSeconds: 2147483647`, and the default wait lasts one such duration: beyond
+ * 2^31 - 1 ms the timer fired after 1 ms (a read of the lease every few ms), beyond 2^32 - 1
+ * it threw. The wait's own timer only cuts short a retry pause, and the loop checks the
+ * deadline itself, so capping it changes nothing else.
+ */
+const maxTimerMs = 2 ** 31 - 1;
 
 /**
  * Slack after the judged expiry before a default `--wait` gives up: room for the attempt made
