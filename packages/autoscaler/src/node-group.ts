@@ -4,7 +4,12 @@
  * resourceVersion just read, so concurrent autoscalers (or people) never overwrite each
  * other: a 409 means "read again and decide again".
  */
-import { isUnderMaintenanceState, type LeaseInspection, type NodeLeaseObserver } from '@capi-kit/lease';
+import {
+  isUnderMaintenanceState,
+  LeaseConfigError,
+  type LeaseInspection,
+  type NodeLeaseObserver,
+} from '@capi-kit/lease';
 import { retryOnConflict } from './conflict-retry.js';
 import { goQuote, goQuoteInt, NodeGroupError } from './errors.js';
 import { isNotFound, type ManagementApi } from './management-api.js';
@@ -383,10 +388,15 @@ export class NodeGroup {
   }
 }
 
-async function inspect(leases: NodeLeaseObserver, node: string): Promise<LeaseInspection> {
+/** A node's lease; undefined when the layout gives the node no lease name, so none can exist. */
+async function inspect(leases: NodeLeaseObserver, node: string): Promise<LeaseInspection | undefined> {
   try {
     return await leases.inspect(node);
   } catch (error) {
+    // medik8s' `node-` prefix makes a Node name of 249–253 characters a lease name the API
+    // server refuses: no one can hold that lease, so the Node is under none (this threw, and
+    // failed nodes() for the whole group and every deletion of the Node).
+    if (error instanceof LeaseConfigError && error.path === 'node') return undefined;
     const message = error instanceof Error ? error.message : String(error);
     throw new NodeGroupError('api-error', `read the maintenance lease of node ${goQuote(node)}: ${message}`, {
       node,
@@ -395,8 +405,8 @@ async function inspect(leases: NodeLeaseObserver, node: string): Promise<LeaseIn
   }
 }
 
-function maintenanceOf(inspection: LeaseInspection): Maintenance | null {
-  if (!isUnderMaintenanceState(inspection)) return null;
+function maintenanceOf(inspection: LeaseInspection | undefined): Maintenance | null {
+  if (inspection === undefined || !isUnderMaintenanceState(inspection)) return null;
   return {
     holder: inspection.holder,
     state: inspection.state,

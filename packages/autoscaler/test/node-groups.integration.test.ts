@@ -604,6 +604,24 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       for (const machine of md.machines) expect(await annotationsOf(objects, machine)).toEqual({});
     });
 
+    it("a Node whose name gives no lease name in the layout (medik8s' node- prefix) is under no lease", async () => {
+      // (its lease read threw: nodes() failed for the whole group, and the node could never
+      // be deleted, though no one can hold a lease it cannot have)
+      const md = await group(objects, { min: 0, max: 5, replicas: 2 });
+      const label = (c: string) => c.repeat(62);
+      // A valid Node name of 252 characters; `node-` makes it 257, past a lease name's 253.
+      const last = `${unique('x').replace(/[^a-z0-9]/g, '')}${label('d')}`.slice(0, 63);
+      const long = [label('a'), label('b'), label('c'), last].join('.');
+      await createNode(workload.kubeConfig, long, md.machines[1]!.spec!.providerID as string);
+      const p = await provider('cluster.x-k8s.io/v1alpha2', { leaseGuard: { layout: 'medik8s' } });
+      await until(() => expect(p.explainNode(long).machine?.name).toBe(md.machines[1]!.metadata.name));
+      const g = groupOf(p, md.id);
+      const instances = await g.nodes();
+      expect(instances.map((i) => i.underMaintenance)).toEqual([false, false]);
+      await g.deleteNodes([long]);
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(1);
+    });
+
     it('removes the mark again when lowering replicas fails', async () => {
       const md = await group(objects, { min: 0, max: 5, replicas: 2 });
       // A user who may update Machines but not the scale subresource.
