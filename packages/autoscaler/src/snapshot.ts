@@ -284,13 +284,16 @@ export class Snapshot {
 
   /**
    * The Node a machine became: the one its providerID identifies, else the one its
-   * `status.nodeRef` names. Undefined when there is none (yet) or several.
+   * `status.nodeRef` names — in the machine's own workload cluster (a Node of that name in
+   * another cluster is not its: its providerID would pass for the machine's instance).
+   * Undefined when there is none (yet) or several.
    */
   nodeOfMachine(machine: KubeObject): KubeObject | undefined {
     const byIdentity = this.#nodeOfMachine.get(machine);
     if (byIdentity) return byIdentity;
     const ref = stringField(machine, 'status', 'nodeRef', 'name');
-    return ref === undefined ? undefined : (this.#nodesByName.get(ref) ?? undefined);
+    const node = ref === undefined ? undefined : (this.#nodesByName.get(ref) ?? undefined);
+    return node !== undefined && inNodeCluster(this.scope, node, machine) ? node : undefined;
   }
 
   /**

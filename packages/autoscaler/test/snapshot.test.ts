@@ -1,6 +1,7 @@
 // The pure view the provider rebuilds from its caches: groups, ownership, node matching.
 import { providerIDRegistry } from '@capi-kit/providerid';
 import { describe, expect, it } from 'vitest';
+import { clusterScope } from '../src/cluster-scope.js';
 import { goQuoteInt } from '../src/errors.js';
 import { type KubeObject, Snapshot, type SnapshotInput } from '../src/index.js';
 import type { NodeGroup } from '../src/node-group.js';
@@ -268,6 +269,38 @@ describe('Snapshot', () => {
     });
     expect(s.nodeNamesOfMachine(real).sort()).toEqual(['n-1', 'n-2', 'n-ref']);
     expect(s.nodeNamesOfMachine(odd)).toEqual([]);
+  });
+
+  it("a machine's nodeRef names a Node of its own workload cluster only", () => {
+    // (east's Machine whose Node was gone took west's Node of the same name: nodes() gave
+    // west's providerID as the east machine's instance)
+    const east = {
+      ...obj('Machine', 'e', { owner: solo }, { clusterName: 'east' }),
+      status: { nodeRef: { kind: 'Node', name: 'n1' } },
+    };
+    const westNode = {
+      ...node('n1', 'aws:///eu-west-1a/i-0ffffffffffffffff'),
+      metadata: { name: 'n1', uid: 'w1' },
+    };
+    const eastNode = {
+      ...node('n1', 'aws:///us-east-1a/i-0eeeeeeeeeeeeeeee'),
+      metadata: { name: 'n1', uid: 'e1' },
+    };
+    const machineCluster = (m: KubeObject) => `ns/${(m.spec as { clusterName: string }).clusterName}`;
+    const onlyWest = build({
+      machines: [east],
+      machineSets: [solo],
+      nodes: [westNode],
+      scope: clusterScope([{ node: westNode, cluster: 'ns/west' }], machineCluster),
+    });
+    expect(onlyWest.nodeOfMachine(east)).toBeUndefined();
+    const onlyEast = build({
+      machines: [east],
+      machineSets: [solo],
+      nodes: [eastNode],
+      scope: clusterScope([{ node: eastNode, cluster: 'ns/east' }], machineCluster),
+    });
+    expect(onlyEast.nodeOfMachine(east)).toBe(eastNode);
   });
 
   it('a Node name that several workload clusters use finds no Node', () => {
