@@ -375,10 +375,12 @@ export class Snapshot {
       );
       if (hit !== undefined) return hit;
     }
+    // The first key present is the one read, as upstream (`cluster.x-k8s.io/machine`, only
+    // when it is absent `cluster.k8s.io/machine`): one that names nothing finds nothing.
     const annotations = annotationsOf(node);
-    for (const key of machineAnnotations) {
-      const value = annotations[key];
-      if (value === undefined || value === '') continue;
+    const key = machineAnnotations.find((k) => Object.hasOwn(annotations, k));
+    const value = key === undefined ? '' : annotations[key]!;
+    if (value !== '') {
       // CAPI ≥ v0.3.15 writes the bare name and puts the namespace in its own annotation.
       const machineKey = value.includes('/')
         ? value

@@ -249,6 +249,19 @@ describe('Snapshot', () => {
     ]);
   });
 
+  it('reads the cluster.k8s.io/machine annotation only when cluster.x-k8s.io/machine is absent, as upstream', () => {
+    // (a cluster.x-k8s.io/machine naming no Machine, or empty, fell through to the old key)
+    const bare = obj('Machine', 'bare', { owner: solo });
+    const s = build({ machines: [bare], machineSets: [solo] });
+    for (const current of ['ns/gone', ''])
+      expect(
+        s.machineOfNode(
+          node('x', openstack, { 'cluster.x-k8s.io/machine': current, 'cluster.k8s.io/machine': 'ns/bare' }),
+        ).machine,
+      ).toBeUndefined();
+    expect(s.machineOfNode(node('x', openstack, { 'cluster.k8s.io/machine': 'ns/bare' })).machine).toBe(bare);
+  });
+
   it('names every Node a machine may be, and only cached ones', () => {
     // (a nodeRef naming no Node, e.g. "Not_A_Node", was asked about: its lease read failed,
     // and the group's nodes() and deleteNodes failed with it)
