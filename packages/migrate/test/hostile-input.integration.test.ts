@@ -164,3 +164,39 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     expect(pruned.right.deleted).toContain(`Cluster ${namespace}/${source.name}`);
   });
 });
+
+describe.skipIf(noControlPlane())('migrate with a Machine of no Cluster', () => {
+  beforeAll(async () => {
+    for (const dir of crdDirs) await env.installCRDs(dir);
+  });
+
+  it('a control-plane Machine whose cluster label names no Cluster is migrated with a warning that speaks of what was read, not of a manifest', async () => {
+    const namespace = await env.createNamespace('migrate-hostile');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'real',
+      workers: 1,
+    });
+    const controlPlane = await read('Machine', `${source.name}-controlplane-0`, namespace);
+    const { spec } = controlPlane as unknown as { spec: unknown };
+    await client().create({
+      apiVersion: V1ALPHA1,
+      kind: 'Machine',
+      metadata: {
+        name: 'stray-controlplane-0',
+        namespace,
+        labels: { 'cluster.k8s.io/cluster-name': 'ghost', set: 'controlplane' },
+      },
+      spec,
+    } as KubernetesObject);
+    const applied = await applyClusterMigration(options(namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    const stray = applied.right.warnings.filter((w) =>
+      w.startsWith(`Machine ${namespace}/stray-controlplane-0:`),
+    );
+    expect(stray).toEqual([
+      `Machine ${namespace}/stray-controlplane-0: Cluster ghost is not among the objects converted: its clusterConfiguration and additionalUserDataFiles are not in the KubeadmConfig`,
+    ]);
+    expect(applied.right.warnings.join('\n')).not.toContain('manifest');
+  });
+});

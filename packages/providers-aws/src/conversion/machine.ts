@@ -47,7 +47,7 @@ const NO_FILES: JsonObject[] = [];
 function kubeadmParts(input: MachinePluginInput, warnings: string[]): KubeadmParts {
   if (input.controlPlane && input.clusterName !== undefined && input.cluster === undefined) {
     warnings.push(
-      `Cluster ${input.clusterName} is not in this manifest: its clusterConfiguration and additionalUserDataFiles are not in the KubeadmConfig`,
+      `Cluster ${input.clusterName} is not among the objects converted: its clusterConfiguration and additionalUserDataFiles are not in the KubeadmConfig`,
     );
   }
   const clusterFiles = files(input.cluster?.providerSpec?.additionalUserDataFiles);

@@ -118,10 +118,10 @@ describe('kubeadm parts → KubeadmConfig', () => {
     expect(Object.keys(config.spec)).toEqual(['joinConfiguration', 'files']);
   });
 
-  it("warns when the control plane's Cluster is not in the manifest", () => {
+  it("warns when the control plane's Cluster is not among the objects converted", () => {
     const { cluster: _c, ...rest } = machineInput();
     const out = ok(convertAwsMachine(rest));
-    expect(out.warnings.join('\n')).toContain('Cluster prod is not in this manifest');
+    expect(out.warnings.join('\n')).toContain('Cluster prod is not among the objects converted');
   });
 });
 

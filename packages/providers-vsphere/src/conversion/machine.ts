@@ -62,7 +62,7 @@ function kubeadmParts(input: MachinePluginInput, v03: boolean, warnings: string[
   const spec = input.providerSpec;
   if (input.clusterName !== undefined && input.cluster === undefined) {
     warnings.push(
-      `Cluster ${input.clusterName} is not in this manifest: its sshAuthorizedKeys and clusterConfiguration are not in the bootstrap config`,
+      `Cluster ${input.clusterName} is not among the objects converted: its sshAuthorizedKeys and clusterConfiguration are not in the bootstrap config`,
     );
   }
   const keys = strings(input.cluster?.providerSpec?.sshAuthorizedKeys);

@@ -226,3 +226,20 @@ describe('generates', () => {
     expect([...new Set(made)].sort()).toEqual([...new Set(declared)].sort());
   });
 });
+
+describe('a Machine whose Cluster was not converted with it', () => {
+  it('warns in words that fit a manifest and a live migration alike', () => {
+    const out = ok(
+      convertVsphereMachine({
+        owner,
+        providerSpec: v04,
+        providerSpecSource: 'spec.providerSpec.value',
+        controlPlane: false,
+        clusterName: 'lab',
+      }),
+    );
+    expect(out.warnings).toContain(
+      'Cluster lab is not among the objects converted: its sshAuthorizedKeys and clusterConfiguration are not in the bootstrap config',
+    );
+  });
+});
