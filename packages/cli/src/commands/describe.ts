@@ -85,7 +85,8 @@ interface TreeNode {
 }
 
 function machineLine(m: DescribedMachine, s: Styles, nodesKnown: boolean): string {
-  const phase = m.phase === '' ? 'unknown' : m.phase;
+  // (a paused Machine's stored phase is free text from the server)
+  const phase = m.phase === '' ? 'unknown' : printable(m.phase);
   const style = s[PHASE_STYLE[m.phase] ?? 'dim'];
   const node =
     m.node === null
@@ -107,7 +108,7 @@ function buildTree(d: ClusterDescription, s: Styles): TreeNode {
   const key = (kind: string, name: string) => `${kind}/${name}`;
   const nodes = new Map<string, TreeNode>();
   const root: TreeNode = {
-    line: `${s.bold('Cluster')} ${printable(`${d.cluster.namespace}/${d.cluster.name}`)} ${s.dim(`(${d.cluster.apiVersion})`)}  phase ${s[PHASE_STYLE[d.cluster.phase] ?? 'dim'](d.cluster.phase === '' ? 'unknown' : d.cluster.phase)}`,
+    line: `${s.bold('Cluster')} ${printable(`${d.cluster.namespace}/${d.cluster.name}`)} ${s.dim(`(${d.cluster.apiVersion})`)}  phase ${s[PHASE_STYLE[d.cluster.phase] ?? 'dim'](d.cluster.phase === '' ? 'unknown' : printable(d.cluster.phase))}`,
     children: [],
   };
   for (const g of [...d.machineDeployments, ...d.machineSets])
