@@ -1,5 +1,10 @@
 import { isLaterClusterPaused } from '@capi-kit/core/phases';
-import { type LeaseInspection, type LeaseLocation, NodeLeaseObserver } from '@capi-kit/lease';
+import {
+  LeaseConfigError,
+  type LeaseInspection,
+  type LeaseLocation,
+  NodeLeaseObserver,
+} from '@capi-kit/lease';
 import { ProviderIDIndex, type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/providerid';
 import { CoreV1Api, type KubeConfig, type V1Lease, type V1Node } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
@@ -513,14 +518,26 @@ class MaintenanceLeases extends NodeLeaseObserver {
     return (await this.api.list(this.namespace)).items;
   }
 
+  /** Each node's lease; none for a node the layout gives no lease name, so no one can hold its lease. */
   judgeAll(nodes: readonly string[], leases: readonly V1Lease[]): Map<string, LeaseInspection> {
     const byName = new Map(leases.map((lease) => [lease.metadata?.name ?? '', lease]));
-    return new Map(
-      nodes.map((node) => {
-        const address = this.address(node);
-        return [node, this.judge(address, byName.get(address.leaseName))];
-      }),
-    );
+    const judged = new Map<string, LeaseInspection>();
+    for (const node of nodes) {
+      const address = this.addressOf(node);
+      if (address !== undefined) judged.set(node, this.judge(address, byName.get(address.leaseName)));
+    }
+    return judged;
+  }
+
+  // (medik8s' `node-` prefix makes a valid Node name of 249-253 characters a lease name the
+  // API server refuses: this threw, and describeCluster rejected for the whole Cluster)
+  private addressOf(node: string) {
+    try {
+      return this.address(node);
+    } catch (error) {
+      if (error instanceof LeaseConfigError && error.path === 'node') return undefined;
+      throw error;
+    }
   }
 }
 
@@ -544,6 +561,9 @@ function addMaintenance(
   );
   for (const m of joined) {
     const lease = leases.get(m.node!.name);
-    if (lease !== undefined) m.maintenance = { holder: lease.holder ?? null, state: lease.state };
+    m.maintenance =
+      lease === undefined
+        ? { holder: null, state: 'absent' }
+        : { holder: lease.holder ?? null, state: lease.state };
   }
 }

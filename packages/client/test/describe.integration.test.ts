@@ -1,5 +1,6 @@
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { medik8sLeases, NodeLeaseClient } from '@capi-kit/lease';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapiClient, connect, describeCluster, workloadKubeConfig } from '../src/index.js';
@@ -256,6 +257,65 @@ describe.skipIf(noControlPlane('private-local'))(
           object: `Secret ${ns}/prod-kubeconfig`,
           message: expect.stringMatching(/nodes unknown: .* cannot be read: .*HTTP 403 Forbidden/),
         },
+      ]);
+    });
+
+    it('a Node whose name gives no lease name in the layout is under no lease; the others keep theirs', async () => {
+      // medik8s' layout names a lease `node-<node>`: a valid Node name of 250 characters makes
+      // a lease name the API server refuses, so no one can hold that Node's lease.
+      const ns = management.namespace;
+      const v2 = 'cluster.x-k8s.io/v1alpha2';
+      await create(client, v2, 'Cluster', {
+        apiVersion: v2,
+        kind: 'Cluster',
+        metadata: { name: 'long', namespace: ns },
+        spec: {},
+      });
+      const longNode = `${ns}.${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}`
+        .slice(0, 250)
+        .replace(/[.-]+$/, '');
+      expect(longNode.length).toBeGreaterThan(248);
+      const pairs = [
+        ['long-m-0', longNode, 'aws:///us-east-1a/i-0ddddddddddddddd1'],
+        ['long-m-1', `short-${ns}`, 'aws:///us-east-1a/i-0ddddddddddddddd2'],
+      ] as const;
+      const nodes = workload.kubeConfig.makeApiClient(CoreV1Api);
+      for (const [machine, node, providerID] of pairs) {
+        await create(client, v2, 'Machine', {
+          apiVersion: v2,
+          kind: 'Machine',
+          metadata: { name: machine, namespace: ns, labels: { 'cluster.x-k8s.io/cluster-name': 'long' } },
+          spec: {
+            bootstrap: { data: 'eA==' },
+            infrastructureRef: {
+              apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+              kind: 'AWSMachine',
+              name: machine,
+            },
+            providerID,
+          },
+        });
+        await nodes.createNode({ body: { metadata: { name: node }, spec: { providerID } } });
+      }
+      const leases = new NodeLeaseClient({
+        kubeConfig: workload.kubeConfig,
+        holderIdentity: 'drain-agent',
+        location: medik8sLeases(),
+        ensureNamespace: true,
+        timing: { leaseDurationSeconds: 600 },
+      });
+      expect((await leases.tryAcquire(`short-${ns}`)).acquired).toBe(true);
+
+      const described = unwrap(
+        await describeCluster(client, 'long', {
+          namespace: ns,
+          workload: workload.kubeConfig,
+          leaseLocation: medik8sLeases(),
+        }),
+      );
+      expect(described.machines.map((m) => [m.name, m.node?.name, m.maintenance])).toEqual([
+        ['long-m-0', longNode, { holder: null, state: 'absent' }],
+        ['long-m-1', `short-${ns}`, { holder: 'drain-agent', state: 'held' }],
       ]);
     });
   },
