@@ -1,4 +1,15 @@
-/** A kubectl-style table: columns padded to their widest cell, `gap` spaces apart (kubectl's three). */
+/**
+ * The widest cell a column is padded to. A longer cell (served text is any length: a 1 MB
+ * providerID or stored phase) is written whole but widens nothing: padding every row to it
+ * made the output rows × its length (1,000 Machines beside one 1 MB providerID: 1 GB, and
+ * past V8's longest string a crash). Names (253) and real providerIDs fit.
+ */
+export const MAX_PADDED_WIDTH = 512;
+
+/**
+ * A kubectl-style table: columns padded to their widest cell (up to `MAX_PADDED_WIDTH`),
+ * `gap` spaces apart (kubectl's three).
+ */
 export function formatTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
@@ -7,7 +18,10 @@ export function formatTable(
   // (a loop, not Math.max(...cells): spreading 100,000 rows' cells as arguments overflows the stack)
   const widths = headers.map((h) => h.length);
   for (const row of rows)
-    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, (row[i] ?? '').length);
+    for (let i = 0; i < widths.length; i++) {
+      const width = (row[i] ?? '').length;
+      if (width <= MAX_PADDED_WIDTH) widths[i] = Math.max(widths[i]!, width);
+    }
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))

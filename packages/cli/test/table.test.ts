@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { age, cellText, formatTable } from '../src/table.js';
+import { age, cellText, formatTable, MAX_PADDED_WIDTH } from '../src/table.js';
 import { printable } from '../src/text.js';
 
 describe('kubectl-style tables', () => {
@@ -19,6 +19,28 @@ describe('kubectl-style tables', () => {
     const rows = Array.from({ length: 200_000 }, (_, i) => [`m-${i}`, 'running']);
     const text = formatTable(['NAME', 'PHASE'], rows);
     expect(text.split('\n')[200_000]).toBe('m-199999   running');
+  });
+
+  it('a cell longer than MAX_PADDED_WIDTH is written whole but pads no other row (output stays linear)', () => {
+    // One served 1 MB providerID beside 1,000 Machines made every row 1 MB wide: 1 GB of output.
+    const long = 'x'.repeat(1_000_000);
+    const rows = Array.from({ length: 1_000 }, (_, i) => [`m-${i}`, i === 500 ? long : `id-${i}`, 'Running']);
+    const text = formatTable(['NAME', 'PROVIDERID', 'PHASE'], rows);
+    expect(text.length).toBeLessThan(1_000_000 + 1_000 * 40);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('NAME    PROVIDERID   PHASE');
+    expect(lines[1]).toBe('m-0     id-0         Running');
+    expect(lines[501]).toBe(`m-500   ${long}   Running`);
+    // Up to the limit a cell still widens its column.
+    const atLimit = 'y'.repeat(MAX_PADDED_WIDTH);
+    const padded = formatTable(
+      ['A', 'B'],
+      [
+        [atLimit, '1'],
+        ['a', '2'],
+      ],
+    ).split('\n');
+    expect(padded[2]).toBe(`${'a'.padEnd(MAX_PADDED_WIDTH)}   2`);
   });
 
   it('shows a loosely typed field of an object or list as its JSON, not [object Object]', () => {
