@@ -134,7 +134,8 @@ export function planMigration(
     (a, b) => CREATION_ORDER.indexOf(a.head.kind as never) - CREATION_ORDER.indexOf(b.head.kind as never),
   );
 
-  const planned = new Set(groups.map((g) => identity(keyOf(g.head))));
+  // Each converted object's identity, with the UID of the v1alpha1 object it comes from.
+  const planned = new Map(groups.map((g) => [identity(keyOf(g.head)), uidOf(g.source)]));
   const objects: PlannedObject[] = [];
   for (const { head, source, generated } of groups) {
     const sourceKey = { ...keyOf(source), uid: uidOf(source) ?? '' };
@@ -239,7 +240,7 @@ function plannedObject(
 function ownerLinks(
   object: JsonObject,
   to: MigrationTarget,
-  planned: ReadonlySet<string>,
+  planned: ReadonlyMap<string, string | undefined>,
   warnings: string[],
 ): { owners: OwnerLink[]; kept: JsonObject[] } {
   const key = keyOf(object);
@@ -270,6 +271,17 @@ function ownerLinks(
     if (!planned.has(identity(owner))) {
       warnings.push(
         `${labelOf(key)}: owner ${labelOf(owner)} is not migrated; its ownerReference is dropped`,
+      );
+      continue;
+    }
+    // The reference is to the owner of that name only if it names that owner's UID: one
+    // left by an owner deleted since (and made again under its name) or written by hand
+    // with another object's UID (one of another namespace) dangles. Rebuilt, it would hand
+    // the object to an owner that never had it (a MachineSet scaling away a Machine).
+    const ownerUid = planned.get(identity(owner));
+    if (typeof ref.uid === 'string' && ref.uid !== '' && ref.uid !== ownerUid) {
+      warnings.push(
+        `${labelOf(key)}: ownerReference to ${labelOf(owner)} names uid ${ref.uid}, not that owner's (${ownerUid ?? 'none'}): it owns nothing here; its ownerReference is dropped`,
       );
       continue;
     }

@@ -137,6 +137,48 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     );
   });
 
+  it("an ownerReference naming a migrated owner's name with another object's UID (another namespace's) is dropped with a warning, not rebuilt onto that owner", async () => {
+    const namespace = await env.createNamespace('migrate-hostile');
+    const other = await env.createNamespace('migrate-hostile');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'twin',
+      workers: 1,
+    });
+    await seedSourceCluster(env.kubeConfig, other, { provider: 'aws', name: 'twin', workers: 1 });
+    // The control-plane Machine of one namespace names the other namespace's MachineSet of
+    // the same name: an ownerReference has no namespace, and this one dangles.
+    const foreign = await read('MachineSet', `${source.name}-workers-5d8f`, other);
+    const machine = await read('Machine', `${source.name}-controlplane-0`, namespace);
+    await addOwners(machine, [referenceTo(foreign)]);
+
+    const applied = await applyClusterMigration(options(namespace));
+    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
+    expect(applied.right.warnings).toContain(
+      `Machine ${namespace}/${source.name}-controlplane-0: ownerReference to MachineSet ${namespace}/${source.name}-workers-5d8f names uid ${foreign.metadata.uid}, not that owner's (${(await read('MachineSet', `${source.name}-workers-5d8f`, namespace)).metadata.uid}): it owns nothing here; its ownerReference is dropped`,
+    );
+    const migrated = (await client().read({
+      apiVersion: 'cluster.x-k8s.io/v1alpha2',
+      kind: 'Machine',
+      metadata: { name: `${source.name}-controlplane-0`, namespace },
+    })) as Obj;
+    expect((migrated.metadata.ownerReferences ?? []).filter((r) => r.kind === 'MachineSet')).toEqual([]);
+    // The worker, really owned by this namespace's MachineSet, keeps its owner.
+    const worker = (await client().read({
+      apiVersion: 'cluster.x-k8s.io/v1alpha2',
+      kind: 'Machine',
+      metadata: { name: source.workers[0]!, namespace },
+    })) as Obj;
+    expect(
+      worker.metadata.ownerReferences
+        ?.filter((r) => r.kind === 'MachineSet')
+        .map((r) => `${r.kind} ${r.name}`),
+    ).toEqual([`MachineSet ${source.name}-workers-5d8f`]);
+    const verified = await verifyClusterMigration(options(namespace));
+    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
+    expect(verified.right.differences).toEqual([]);
+  });
+
   it('a Cluster being deleted is not migrated: its Secrets are not re-owned, and verify does not ask for it, so prune can finish the deletion', async () => {
     const namespace = await env.createNamespace('migrate-hostile');
     const source = await seedSourceCluster(env.kubeConfig, namespace, {
