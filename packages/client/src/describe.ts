@@ -206,6 +206,11 @@ export async function describeCluster(
   for (const invalid of [...allDeployments!.invalid, ...allSets!.invalid, ...allMachines!.invalid]) {
     if (clusterNameOf(invalid.object as ObjectWithMeta) === name) problems.push(invalidProblem(invalid));
   }
+  // A Machine that does not decode still denotes its Node: it joins, so that its Node is not
+  // reported as a node without a machine (it is not described; its problem says why).
+  const undecodedMachines = allMachines!.invalid
+    .filter((invalid) => clusterNameOf(invalid.object as ObjectWithMeta) === name)
+    .map((invalid) => ({ undecoded: true as const, providerID: providerIDOf(invalid.object) ?? null }));
   const clusterUID = cluster.metadata?.uid;
   const belongs = (o: Capi, ownerUIDs: ReadonlySet<string>) =>
     clusterNameOf(o) === name || ownerUIDsOf(o).some((uid) => uid === clusterUID || ownerUIDs.has(uid));
@@ -259,16 +264,17 @@ export async function describeCluster(
     });
   } else if (workload.nodes !== undefined) {
     nodesKnown = true;
-    const index = new ProviderIDIndex(
+    const index = new ProviderIDIndex<(typeof described)[number] | (typeof undecodedMachines)[number]>(
       options.providerIDRegistry ?? providerIDRegistry,
-      described.map((m) => ({ providerID: m.providerID ?? '', item: m })),
+      [...described, ...undecodedMachines].map((m) => ({ providerID: m.providerID ?? '', item: m })),
     );
     const report = index.match(
       // (a providerID that is no string, which a real API server never serves, is none)
       workload.nodes.right.map((n) => ({ providerID: nodeProviderID(n), item: n })),
     );
     for (const pair of report.matched)
-      pair.machine.node = { name: pair.node.metadata?.name ?? '', ready: isReady(pair.node) };
+      if (!('undecoded' in pair.machine))
+        pair.machine.node = { name: pair.node.metadata?.name ?? '', ready: isReady(pair.node) };
     for (const node of report.unmatchedNodes) {
       const nodeName = node.metadata?.name ?? '';
       nodesWithoutMachine.push(nodeName);
@@ -281,6 +287,7 @@ export async function describeCluster(
       });
     }
     for (const m of report.unmatchedMachines) {
+      if ('undecoded' in m) continue;
       problems.push({
         object: label('Machine', m.machine),
         message:
@@ -292,6 +299,7 @@ export async function describeCluster(
     for (const group of report.ambiguous) {
       const names = group.nodes.map((n) => n.metadata?.name ?? '').join(', ');
       for (const m of group.machines) {
+        if ('undecoded' in m) continue;
         problems.push({
           object: label('Machine', m.machine),
           message: `ambiguous join with Node(s) ${names}: ${group.reason}`,

@@ -318,5 +318,52 @@ describe.skipIf(noControlPlane('private-local'))(
         ['long-m-1', `short-${ns}`, { holder: 'drain-agent', state: 'held' }],
       ]);
     });
+
+    it('a Node of a Machine that does not decode is not reported as a node without a machine', async () => {
+      const ns = management.namespace;
+      const v1 = 'cluster.k8s.io/v1alpha1';
+      await create(client, v1, 'Cluster', {
+        apiVersion: v1,
+        kind: 'Cluster',
+        metadata: { name: 'undecoded', namespace: ns },
+        spec: {
+          clusterNetwork: {
+            services: { cidrBlocks: ['10.96.0.0/12'] },
+            pods: { cidrBlocks: ['192.168.0.0/16'] },
+            serviceDomain: 'cluster.local',
+          },
+        },
+      });
+      const typed = unwrap(client.resource(v1, 'Machine'));
+      const nodes = workload.kubeConfig.makeApiClient(CoreV1Api);
+      for (const [name, providerID, taints] of [
+        ['undecoded-m-0', 'aws:///us-east-1a/i-0eeeeeeeeeeeeeee1', []],
+        // The v1alpha1 CRD leaves taints unchecked; core's codec wants a string key.
+        ['undecoded-m-1', 'aws:///us-east-1a/i-0eeeeeeeeeeeeeee2', [{ key: 5, effect: 'NoSchedule' }]],
+      ] as const) {
+        await typed.create({
+          apiVersion: v1,
+          kind: 'Machine',
+          metadata: { name, namespace: ns, labels: { 'cluster.k8s.io/cluster-name': 'undecoded' } },
+          spec: { providerSpec: {}, providerID, taints },
+        } as never);
+        await nodes.createNode({ body: { metadata: { name: `${name}-${ns}` }, spec: { providerID } } });
+      }
+
+      const described = unwrap(
+        await describeCluster(client, 'undecoded', { namespace: ns, workload: workload.kubeConfig }),
+      );
+      expect(described.machines.map((m) => [m.name, m.node?.name])).toEqual([
+        ['undecoded-m-0', `undecoded-m-0-${ns}`],
+      ]);
+      expect(described.nodesWithoutMachine).not.toContain(`undecoded-m-1-${ns}`);
+      const problems = described.problems.filter((p) => p.object.includes('undecoded-m-1'));
+      expect(problems).toEqual([
+        {
+          object: `Machine ${ns}/undecoded-m-1`,
+          message: expect.stringMatching(/does not decode: spec\.taints\[0\]\.key/),
+        },
+      ]);
+    });
   },
 );
