@@ -29,6 +29,12 @@ export interface ManifestConversionOptions {
   readonly plugins?: readonly ConversionPlugin[];
   /** apiVersion of a reference's group and kind, for v1beta2 → v1beta1 (see `HopOptions`). */
   readonly referenceApiVersion?: ChainOptions['referenceApiVersion'];
+  /**
+   * Where the documents come from, for messages about what they lack: a manifest (the
+   * default), which a user can add a missing MachineClass to, or the objects read from a
+   * cluster (`@capi-kit/migrate`), where it does not exist or was not in the scope read.
+   */
+  readonly source?: 'manifest' | 'cluster';
 }
 
 export interface ManifestConversion {
@@ -143,6 +149,7 @@ export function convertDocuments(
   if (listErrors.length > 0) return E.left(listErrors);
   // MachineClass exists only in v1alpha1: going anywhere else, classes are resolved and left out.
   const up = options.to !== V1ALPHA1;
+  const fromCluster = options.source === 'cluster';
   const classes = new ByName<{ object: JsonObject; index: number }>();
   const used = new Set<JsonObject>();
   for (const entry of collect(documents, 'MachineClass')) {
@@ -184,7 +191,9 @@ export function convertDocuments(
       const found = classes.find(name, ns);
       if (found === undefined) {
         return E.left(
-          `MachineClass ${qualified(name, ns)} is not in this manifest; add it so its providerSpec can be converted`,
+          fromCluster
+            ? `MachineClass ${qualified(name, ns)} was not read: it does not exist, or is outside the namespaces read`
+            : `MachineClass ${qualified(name, ns)} is not in this manifest; add it so its providerSpec can be converted`,
         );
       }
       used.add(found.object);
@@ -268,7 +277,11 @@ export function convertDocuments(
       generated: [],
       warnings: used.has(mc)
         ? []
-        : ['not used by any object in this manifest; v1alpha2 has no MachineClass, so it is not written'],
+        : [
+            fromCluster
+              ? 'not used by any object read; v1alpha2 has no MachineClass, so none is made of it'
+              : 'not used by any object in this manifest; v1alpha2 has no MachineClass, so it is not written',
+          ],
     }));
     reports.push({ index: r.index, ...(r.line === undefined ? {} : { line: r.line }), objects });
   }

@@ -98,7 +98,7 @@ export function planMigration(
   const documents: InputDocument[] = inventory.objects
     .filter((o) => !skipped.has(o))
     .map((value, index) => ({ index, value }));
-  const converted = convertDocuments(documents, { to, plugins });
+  const converted = convertDocuments(documents, { to, plugins, source: 'cluster' });
   if (E.isLeft(converted)) {
     return E.left({
       code: 'conversion',

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   applyClusterMigration,
   type MigrationOptions,
+  planClusterMigration,
   pruneClusterMigration,
   verifyClusterMigration,
 } from '../src/index.js';
@@ -240,5 +241,52 @@ describe.skipIf(noControlPlane())('migrate with a Machine of no Cluster', () => 
       `Machine ${namespace}/stray-controlplane-0: Cluster ghost is not among the objects converted: its clusterConfiguration and additionalUserDataFiles are not in the KubeadmConfig`,
     ]);
     expect(applied.right.warnings.join('\n')).not.toContain('manifest');
+  });
+
+  it('a MachineClass outside the namespace migrated, or used by nothing, is spoken of as read from the cluster, not as missing from a manifest', async () => {
+    const namespace = await env.createNamespace('migrate-hostile');
+    const other = await env.createNamespace('migrate-hostile');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'classes',
+      workers: 1,
+    });
+    const worker = await read('Machine', source.workers[0]!, namespace);
+    const { spec } = worker as unknown as { spec: { providerSpec: { value: unknown } } };
+    const classSpec = { providerSpec: spec.providerSpec.value };
+    for (const [name, ns] of [
+      ['elsewhere', other],
+      ['idle', namespace],
+    ] as const) {
+      await client().create({
+        apiVersion: V1ALPHA1,
+        kind: 'MachineClass',
+        metadata: { name, namespace: ns },
+        ...classSpec,
+      } as KubernetesObject);
+    }
+    const planned = await planClusterMigration(options(namespace));
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left));
+    expect(planned.right.warnings).toContain(
+      `MachineClass ${namespace}/idle: not used by any object read; v1alpha2 has no MachineClass, so none is made of it`,
+    );
+    await client().create({
+      apiVersion: V1ALPHA1,
+      kind: 'Machine',
+      metadata: { name: 'classy-0', namespace, labels: { 'cluster.k8s.io/cluster-name': source.name } },
+      spec: {
+        versions: { kubelet: 'v1.14.4' },
+        providerSpec: {
+          valueFrom: { machineClass: { provider: 'aws', name: 'elsewhere', namespace: other } },
+        },
+      },
+    } as KubernetesObject);
+    const applied = await applyClusterMigration(options(namespace));
+    if (E.isRight(applied)) throw new Error('applied a Machine whose MachineClass was not read');
+    expect(applied.left.code).toBe('conversion');
+    expect(applied.left.message).toContain(
+      `Machine ${namespace}/classy-0: spec.providerSpec.valueFrom.machineClass: MachineClass ${other}/elsewhere was not read: it does not exist, or is outside the namespaces read`,
+    );
+    expect(applied.left.message).not.toContain('manifest');
   });
 });
