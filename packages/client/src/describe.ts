@@ -296,15 +296,26 @@ export async function describeCluster(
             : `machine without a node: no Node has providerID '${m.providerID}'`,
       });
     }
+    // One problem per Machine: each Node denoting an instance several Machines have is a
+    // group of them all, and a problem per group and Machine was Machines × Nodes problems.
+    const contested = new Map<(typeof described)[number], { nodes: Set<string>; reasons: Set<string> }>();
     for (const group of report.ambiguous) {
-      const names = group.nodes.map((n) => n.metadata?.name ?? '').join(', ');
       for (const m of group.machines) {
         if ('undecoded' in m) continue;
-        problems.push({
-          object: label('Machine', m.machine),
-          message: `ambiguous join with Node(s) ${names}: ${group.reason}`,
-        });
+        let seen = contested.get(m);
+        if (seen === undefined) {
+          seen = { nodes: new Set(), reasons: new Set() };
+          contested.set(m, seen);
+        }
+        for (const n of group.nodes) seen.nodes.add(n.metadata?.name ?? '');
+        seen.reasons.add(group.reason);
       }
+    }
+    for (const [m, { nodes, reasons }] of contested) {
+      problems.push({
+        object: label('Machine', m.machine),
+        message: `ambiguous join with Node(s) ${firstOf(nodes)}: ${firstOf(reasons, 1, 'reasons')}`,
+      });
     }
     addMaintenance(workload, described, problems);
   }
@@ -334,6 +345,12 @@ export async function describeCluster(
     problems,
     nodesKnown,
   });
+}
+
+/** The first `shown` of `items`, comma-separated, and how many more there are. */
+function firstOf(items: ReadonlySet<string>, shown = 10, more = 'more'): string {
+  const first = [...items].slice(0, shown).join(', ');
+  return items.size > shown ? `${first} and ${items.size - shown} ${more}` : first;
 }
 
 function resource(client: CapiClient, apiVersion: string, kind: CapiKind): ResourceClient<Capi> | undefined {

@@ -365,5 +365,62 @@ describe.skipIf(noControlPlane('private-local'))(
         },
       ]);
     });
+
+    it('Machines and Nodes that all denote one instance: one problem per Machine, not one per Machine and Node', async () => {
+      // Each Node denoting an instance several Machines have made a group of them all, and
+      // each group a problem per Machine: Machines × Nodes problems (1,000 of each: a million).
+      const ns = management.namespace;
+      const v2 = 'cluster.x-k8s.io/v1alpha2';
+      await create(client, v2, 'Cluster', {
+        apiVersion: v2,
+        kind: 'Cluster',
+        metadata: { name: 'crowd', namespace: ns },
+        spec: {},
+      });
+      const nodes = workload.kubeConfig.makeApiClient(CoreV1Api);
+      const count = 15;
+      for (let i = 0; i < count; i++) {
+        await create(client, v2, 'Machine', {
+          apiVersion: v2,
+          kind: 'Machine',
+          metadata: {
+            name: `crowd-m-${i}`,
+            namespace: ns,
+            labels: { 'cluster.x-k8s.io/cluster-name': 'crowd' },
+          },
+          spec: {
+            bootstrap: { data: 'eA==' },
+            infrastructureRef: {
+              apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+              kind: 'AWSMachine',
+              name: 'x',
+            },
+            providerID: 'aws:///us-east-1a/i-0fffffffffffffff1',
+          },
+        });
+        await nodes.createNode({
+          body: {
+            metadata: { name: `crowd-${i}-${ns}` },
+            spec: { providerID: 'aws:////i-0fffffffffffffff1' },
+          },
+        });
+      }
+      const described = unwrap(
+        await describeCluster(client, 'crowd', { namespace: ns, workload: workload.kubeConfig }),
+      );
+      expect(described.machines.every((m) => m.node === null)).toBe(true);
+      const ambiguous = described.problems.filter((p) => p.message.startsWith('ambiguous join'));
+      expect(ambiguous.map((p) => p.object).sort()).toEqual(
+        Array.from({ length: count }, (_, i) => `Machine ${ns}/crowd-m-${i}`).sort(),
+      );
+      // (Nodes as the server lists them: by name)
+      const names = Array.from({ length: count }, (_, i) => `crowd-${i}-${ns}`)
+        .sort()
+        .slice(0, 10)
+        .join(', ');
+      expect(ambiguous[0]?.message).toBe(
+        `ambiguous join with Node(s) ${names} and 5 more: node providerID "aws:////i-0fffffffffffffff1" denotes ${count} machines`,
+      );
+    });
   },
 );
