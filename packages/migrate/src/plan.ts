@@ -9,6 +9,7 @@ import {
   isChainVersion,
   isObject,
   type JsonObject,
+  LABEL_RENAMES,
   V1ALPHA1,
   V1ALPHA2,
 } from '@capi-kit/conversion';
@@ -98,6 +99,8 @@ export function planMigration(
   const documents: InputDocument[] = inventory.objects
     .filter((o) => !skipped.has(o))
     .map((value, index) => ({ index, value }));
+  const clashes = documents.flatMap((d) => (isObject(d.value) ? clusterLabelClashes(d.value) : []));
+  if (clashes.length > 0) return E.left({ code: 'conversion', message: clashes.join('\n') });
   const converted = convertDocuments(documents, { to, plugins, source: 'cluster' });
   if (E.isLeft(converted)) {
     return E.left({
@@ -179,6 +182,36 @@ function conversionProblem(error: ConversionError, documents: readonly InputDocu
     return isObject(other) ? `(also by ${labelOf(keyOf(other))})` : text;
   });
   return formatConversionError({ ...named, message });
+}
+
+const [[V1ALPHA1_CLUSTER_LABEL, CLUSTER_LABEL]] = LABEL_RENAMES as [[string, string]];
+/** The label maps of a v1alpha1 object whose cluster-name label the conversion renames. */
+const LABEL_MAPS = [
+  ['metadata', 'labels'],
+  ['spec', 'template', 'metadata', 'labels'],
+  ['spec', 'selector', 'matchLabels'],
+] as const;
+
+/**
+ * A v1alpha1 object that also carries the later cluster-name label, naming another Cluster:
+ * the conversion keeps that label (a renamed key never overwrites one already there), so
+ * v0.2 would take the object for that other Cluster's, while the plug-in and the objects it
+ * generates follow the v1alpha1 label. Refused, naming the object, the map and both values.
+ */
+function clusterLabelClashes(object: JsonObject): string[] {
+  const problems: string[] = [];
+  for (const path of LABEL_MAPS) {
+    let map: unknown = object;
+    for (const key of path) map = isObject(map) ? map[key] : undefined;
+    if (!isObject(map) || !Object.hasOwn(map, V1ALPHA1_CLUSTER_LABEL) || !Object.hasOwn(map, CLUSTER_LABEL))
+      continue;
+    const [old, now] = [map[V1ALPHA1_CLUSTER_LABEL], map[CLUSTER_LABEL]];
+    if (old === now) continue;
+    problems.push(
+      `${labelOf(keyOf(object))}: ${path.join('.')}: ${CLUSTER_LABEL} ${JSON.stringify(now)} names another Cluster than ${V1ALPHA1_CLUSTER_LABEL} ${JSON.stringify(old)}; v0.2 reads only the first, so the migrated object would belong to that Cluster: give both one value, or remove ${CLUSTER_LABEL}`,
+    );
+  }
+  return problems;
 }
 
 const namespaced = (key: { readonly namespace?: string | undefined }) =>

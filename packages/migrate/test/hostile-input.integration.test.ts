@@ -180,6 +180,40 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     expect(verified.right.differences).toEqual([]);
   });
 
+  it("a v1alpha1 Machine labelled with v0.2's cluster-name label for another Cluster is refused before anything is written", async () => {
+    const namespace = await env.createNamespace('migrate-hostile');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'mine',
+      workers: 1,
+    });
+    await client().patch(
+      {
+        apiVersion: V1ALPHA1,
+        kind: 'Machine',
+        metadata: {
+          name: source.workers[0]!,
+          namespace,
+          labels: { 'cluster.x-k8s.io/cluster-name': 'theirs' },
+        },
+      } as KubernetesObject,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'application/merge-patch+json',
+    );
+    const applied = await applyClusterMigration(options(namespace));
+    if (E.isRight(applied)) throw new Error('migrated a Machine into another Cluster');
+    expect(applied.left).toEqual({
+      code: 'conversion',
+      message: `Machine ${namespace}/${source.workers[0]}: metadata.labels: cluster.x-k8s.io/cluster-name "theirs" names another Cluster than cluster.k8s.io/cluster-name "mine"; v0.2 reads only the first, so the migrated object would belong to that Cluster: give both one value, or remove cluster.x-k8s.io/cluster-name`,
+    });
+    // (refused by the plan, before preflight: nothing is written)
+    const planned = await planClusterMigration(options(namespace));
+    expect(planned).toEqual(applied);
+  });
+
   it('a Cluster being deleted is not migrated: its Secrets are not re-owned, and verify does not ask for it, so prune can finish the deletion', async () => {
     const namespace = await env.createNamespace('migrate-hostile');
     const source = await seedSourceCluster(env.kubeConfig, namespace, {
