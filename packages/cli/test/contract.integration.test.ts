@@ -10,11 +10,20 @@ import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildScenario, ids } from '../../client/test/helpers/scenario.js';
+import { buildScenario, type ids } from '../../client/test/helpers/scenario.js';
 import { crdDirs, seedSourceCluster } from '../../migrate/test/support/source-cluster.js';
 import { cliBin, runCli } from './helpers/run-cli.js';
 
 const management = useControlPlane();
+
+// This file's own instances: its autoscaler reads the Machines of every namespace of the
+// shared control plane, where other files build the scenario with `ids`.
+const contractIds: typeof ids = {
+  joined: 'aws:///us-east-1a/i-0c0ffee0c0ffee001',
+  joinedRespelled: 'aws:////i-0c0ffee0c0ffee001',
+  lonelyMachine: 'aws:///us-east-1a/i-0c0ffee0c0ffee002',
+  lonelyNode: 'aws:///us-east-1a/i-0c0ffee0c0ffee003',
+};
 
 describe.skipIf(noControlPlane('private-local'))('contract: the cluster commands and names', () => {
   let workload: ControlPlane;
@@ -29,7 +38,7 @@ describe.skipIf(noControlPlane('private-local'))('contract: the cluster commands
     // v1alpha1, v1alpha2 and the v1alpha2 provider CRDs (not the later versions: see the brief).
     for (const dir of crdDirs) await management.installCRDs(dir);
     ns = management.namespace;
-    ({ nodeNames } = await buildScenario(management.kubeConfig, workload, ns));
+    ({ nodeNames } = await buildScenario(management.kubeConfig, workload, ns, contractIds));
     // A v0.1 cluster migrate can move (the scenario's legacy objects have empty providerSpecs).
     migrateNs = await management.createNamespace('contract-migrate');
     await seedSourceCluster(management.kubeConfig, migrateNs, { provider: 'aws', name: 'old', workers: 1 });
@@ -120,7 +129,7 @@ describe.skipIf(noControlPlane('private-local'))('contract: the cluster commands
       if (m.node !== null) expect(Object.keys(m.node).sort()).toEqual(['name', 'ready']);
       if (m.maintenance !== null) expect(Object.keys(m.maintenance).sort()).toEqual(['holder', 'state']);
     }
-    const joined = out.machines.find((m: { providerID: string }) => m.providerID === ids.joined);
+    const joined = out.machines.find((m: { providerID: string }) => m.providerID === contractIds.joined);
     expect(joined).toMatchObject({
       owner: { kind: 'MachineSet', name: 'prod-ms' },
       node: { name: nodeNames.joined, ready: true },

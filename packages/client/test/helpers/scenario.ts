@@ -35,11 +35,17 @@ export const owner = (kind: string, name: string, uid: string, apiVersion = 'clu
   { apiVersion, kind, name, uid, controller: true },
 ];
 
-/** Builds the scenario in `namespace`; the workload kubeconfig goes into `prod-kubeconfig`. */
+/**
+ * Builds the scenario in `namespace`; the workload kubeconfig goes into `prod-kubeconfig`.
+ * `providerIDs` replaces `ids` for a test whose reader sees every namespace of the shared
+ * control plane (the autoscaler): other files build the scenario there too, and the same
+ * instance in two namespaces is an ambiguous join.
+ */
 export async function buildScenario(
   management: KubeConfig,
   workload: { kubeConfig: KubeConfig; kubeconfigPath: string },
   namespace: string,
+  providerIDs: typeof ids = ids,
 ) {
   const client = unwrap(await connect(management));
   const v2 = 'cluster.x-k8s.io/v1alpha2';
@@ -95,8 +101,8 @@ export async function buildScenario(
       ...(providerID === undefined ? {} : { providerID }),
     },
   });
-  await create(client, v2, 'Machine', machine('prod-m-0', ids.joined));
-  await create(client, v2, 'Machine', machine('prod-m-1', ids.lonelyMachine));
+  await create(client, v2, 'Machine', machine('prod-m-0', providerIDs.joined));
+  await create(client, v2, 'Machine', machine('prod-m-1', providerIDs.lonelyMachine));
   const failed = await create(client, v2, 'Machine', machine('prod-m-2'));
   unwrap(
     await failed.typed.patchStatus(namespace, 'prod-m-2', {
@@ -156,8 +162,8 @@ export async function buildScenario(
   // The workload cluster: a Node for prod-m-0 (respelled ID, Ready), one without a Machine.
   const nodes = workload.kubeConfig.makeApiClient(CoreV1Api);
   for (const [name, providerID, ready] of [
-    [`ip-10-0-0-1-${namespace}`, ids.joinedRespelled, 'True'],
-    [`ip-10-0-0-9-${namespace}`, ids.lonelyNode, 'False'],
+    [`ip-10-0-0-1-${namespace}`, providerIDs.joinedRespelled, 'True'],
+    [`ip-10-0-0-9-${namespace}`, providerIDs.lonelyNode, 'False'],
   ] as const) {
     const existing = await nodes.readNode({ name }).catch(() => undefined);
     if (existing === undefined)
