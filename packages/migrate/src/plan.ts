@@ -9,10 +9,10 @@ import {
   isChainVersion,
   isObject,
   type JsonObject,
-  LABEL_RENAMES,
   V1ALPHA1,
   V1ALPHA2,
 } from '@capi-kit/conversion';
+import { capiConstants } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import type { MigrateError } from './errors.js';
 import { CLUSTER_SECRET_PURPOSES, type Inventory } from './inventory.js';
@@ -184,7 +184,8 @@ function conversionProblem(error: ConversionError, documents: readonly InputDocu
   return formatConversionError({ ...named, message });
 }
 
-const [[V1ALPHA1_CLUSTER_LABEL, CLUSTER_LABEL]] = LABEL_RENAMES as [[string, string]];
+const V1ALPHA1_CLUSTER_LABEL = capiConstants.v1alpha1.Labels.clusterName;
+const CLUSTER_LABEL = capiConstants.v1alpha2.Labels.clusterName;
 /** The label maps of a v1alpha1 object whose cluster-name label the conversion renames. */
 const LABEL_MAPS = [
   ['metadata', 'labels'],
