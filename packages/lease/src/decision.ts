@@ -19,6 +19,21 @@ export type AcquireDecision =
   /** Leave it alone. */
   | { readonly action: 'refuse'; readonly because: 'held' | 'reserved' | 'foreign'; readonly holder: string };
 
+/** The largest `leaseTransitions` the API server stores: the field is an int32. */
+export const maxLeaseTransitions = 2 ** 31 - 1;
+
+/**
+ * `leaseTransitions` after a takeover: one more, wrapping to 0 after int32's maximum.
+ * client-go adds 1 in Go's `int` and narrows to int32, which gives -2^31 there, and the API
+ * server refuses a negative count (422): such a lease could never change hands again.
+ * Wrapping keeps the count a valid value that still changes on every takeover (saturating
+ * would leave it unchanged, hiding the takeover from anyone comparing counts). A value the
+ * server would not have stored (negative, not an integer) also restarts at 0.
+ */
+export function nextLeaseTransitions(current: number): number {
+  return Number.isInteger(current) && current >= 0 && current < maxLeaseTransitions ? current + 1 : 0;
+}
+
 export function decideAcquire(
   record: LeaseRecord | undefined,
   identity: string,

@@ -1,5 +1,10 @@
 export { type Clock, systemClock } from './clock.js';
-export { type AcquireDecision, decideAcquire } from './decision.js';
+export {
+  type AcquireDecision,
+  decideAcquire,
+  maxLeaseTransitions,
+  nextLeaseTransitions,
+} from './decision.js';
 export {
   LeaseApiError,
   type LeaseApiErrorCode,

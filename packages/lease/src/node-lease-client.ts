@@ -1,6 +1,12 @@
 import type { V1Lease, V1OwnerReference } from '@kubernetes/client-node';
 import { abortableSleep } from './abortable-sleep.js';
-import { type AcquireDecision, decideAcquire, decideRelease, decideRenew } from './decision.js';
+import {
+  type AcquireDecision,
+  decideAcquire,
+  decideRelease,
+  decideRenew,
+  nextLeaseTransitions,
+} from './decision.js';
 import { LeaseApiError } from './errors.js';
 import { HeldLease } from './held-lease.js';
 import { checkHolderIdentity } from './holder-identity.js';
@@ -109,7 +115,9 @@ export class NodeLeaseClient extends NodeLeaseObserver {
                         // Renewing keeps acquireTime exactly as written (a Go client's microseconds included).
                         acquireTime: keep && record!.acquireTime !== undefined ? undefined : now,
                         renewTime: now,
-                        leaseTransitions: keep ? record!.leaseTransitions : record!.leaseTransitions + 1,
+                        leaseTransitions: keep
+                          ? record!.leaseTransitions
+                          : nextLeaseTransitions(record!.leaseTransitions),
                       }),
                       signal,
                     );

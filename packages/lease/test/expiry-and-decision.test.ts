@@ -4,6 +4,8 @@ import {
   decideAcquire,
   decideRelease,
   decideRenew,
+  maxLeaseTransitions,
+  nextLeaseTransitions,
   type ReleaseDecision,
   type RenewDecision,
 } from '../src/decision.js';
@@ -184,6 +186,20 @@ describe('acquire decision table', () => {
       action: 'refuse',
       because: 'foreign',
     });
+  });
+});
+
+describe('leaseTransitions after a takeover', () => {
+  it('adds one, and wraps to 0 after int32 max instead of writing a count the server refuses', () => {
+    expect(nextLeaseTransitions(0)).toBe(1);
+    expect(nextLeaseTransitions(41)).toBe(42);
+    expect(nextLeaseTransitions(maxLeaseTransitions - 1)).toBe(maxLeaseTransitions);
+    expect(maxLeaseTransitions).toBe(2147483647);
+    expect(nextLeaseTransitions(maxLeaseTransitions)).toBe(0);
+    // Values no API server stores (it refuses negative counts) restart the count too.
+    expect(nextLeaseTransitions(-1)).toBe(0);
+    expect(nextLeaseTransitions(-(2 ** 31))).toBe(0);
+    expect(nextLeaseTransitions(1.5)).toBe(0);
   });
 });
 

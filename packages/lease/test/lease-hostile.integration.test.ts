@@ -1,0 +1,58 @@
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { CoordinationV1Api } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { formatMicroTime } from '../src/index.js';
+import { leaseClient, nodeName } from './helpers/clients.js';
+
+/**
+ * Leases as anyone who may write a Lease can leave them: values at the edge of what the API
+ * server stores. Every one of them must still be usable by the protocol.
+ */
+const env = useControlPlane();
+const api = () => env.kubeConfig.makeApiClient(CoordinationV1Api);
+
+async function createLease(name: string, spec: Record<string, unknown>) {
+  const now = formatMicroTime(new Date());
+  await api().createNamespacedLease({
+    namespace: env.namespace,
+    body: {
+      metadata: { name },
+      spec: { leaseDurationSeconds: 15, acquireTime: now, renewTime: now, ...spec } as never,
+    },
+  });
+}
+
+const stored = async (name: string) =>
+  (await api().readNamespacedLease({ name, namespace: env.namespace })).spec;
+
+describe.skipIf(noControlPlane())('hostile leases', () => {
+  it('takes a lease whose leaseTransitions is int32 max: the count wraps to 0', async () => {
+    const node = nodeName('transitions-max');
+    // Free (released): takeable at once.
+    await createLease(node, { holderIdentity: '', leaseDurationSeconds: 1, leaseTransitions: 2147483647 });
+    const client = leaseClient(env.kubeConfig, env.namespace, 'ts-agent');
+    expect(await client.tryAcquire(node)).toMatchObject({ acquired: true, how: 'taken' });
+    expect(await stored(node)).toMatchObject({ holderIdentity: 'ts-agent', leaseTransitions: 0 });
+    // And the count goes on from there.
+    await client.release(node);
+    expect(await leaseClient(env.kubeConfig, env.namespace, 'other').tryAcquire(node)).toMatchObject({
+      acquired: true,
+      how: 'taken',
+    });
+    expect(await stored(node)).toMatchObject({ holderIdentity: 'other', leaseTransitions: 1 });
+  });
+
+  it('takes an expired lease at int32 max transitions (remote renewTime trusted)', async () => {
+    const node = nodeName('transitions-max-expired');
+    const old = '2020-01-01T00:00:00.000000Z';
+    await createLease(node, {
+      holderIdentity: 'gone',
+      acquireTime: old,
+      renewTime: old,
+      leaseTransitions: 2147483647,
+    });
+    const client = leaseClient(env.kubeConfig, env.namespace, 'ts-agent', { trustRenewTime: true });
+    expect(await client.tryAcquire(node)).toMatchObject({ acquired: true, how: 'taken' });
+    expect(await stored(node)).toMatchObject({ holderIdentity: 'ts-agent', leaseTransitions: 0 });
+  });
+});
