@@ -23,6 +23,11 @@ export type NodeGroupErrorCode =
   | 'no-node-group-for-node'
   /** `unknown machine for node %q`. */
   | 'unknown-machine-for-node'
+  /**
+   * The node's Machine on the server is another object than the one resolved (its uid
+   * differs: deleted and re-created under the same name); it is not marked or deleted.
+   */
+  | 'machine-replaced'
   /** The node's providerID denotes several machines. */
   | 'ambiguous-machine'
   /** deleteNodes was given two nodes of one Machine (or one node twice). */

@@ -20,6 +20,7 @@ import {
   nameOf,
   namespaceOf,
   stringField,
+  uidOf,
 } from './objects.js';
 import { failedMachineProviderID, hasFailed } from './placeholders.js';
 import type { GroupEntry, MatchedBy, Problem, ScalableKind, Snapshot } from './snapshot.js';
@@ -313,17 +314,52 @@ export class NodeGroup {
       );
     }
 
+    // The Machines resolved are the ones to delete: each is read again and must still be the
+    // same object (its uid), not one deleted and re-created under the name since. Checked
+    // for all before anything is written, and again by each mark (the write carries the uid).
+    for (const { resolution, machine } of targets)
+      await this.#reread(machine, goQuote(resolution.providerID || resolution.node), resolution.node);
+
     for (const { resolution, machine } of targets) {
       const quoted = goQuote(resolution.providerID || resolution.node);
-      const added = await this.#mark(namespaceOf(machine), nameOf(machine), quoted, resolution.node);
+      const added = await this.#mark(machine, quoted, resolution.node);
       if (added === undefined) continue; // already being deleted
       try {
         await this.#setReplicas((current) => current - 1);
       } catch (error) {
-        await this.#unmark(namespaceOf(machine), nameOf(machine), added).catch(() => {});
+        await this.#unmark(machine, added).catch(() => {});
         throw error;
       }
     }
+  }
+
+  /**
+   * The Machine `resolved` as the server has it now, refused when it is gone
+   * (`unknown-machine-for-node`) or is another object under the same name
+   * (`machine-replaced`: its uid is not the one resolved).
+   */
+  async #reread(resolved: KubeObject, quoted: string, node: string): Promise<KubeObject> {
+    const namespace = namespaceOf(resolved);
+    const name = nameOf(resolved);
+    const machine = await this.#context.api.getMachine(namespace, name).catch((error: unknown) => {
+      if (isNotFound(error))
+        throw new NodeGroupError('unknown-machine-for-node', `unknown machine for node ${quoted}`, {
+          node,
+          group: this.id,
+        });
+      throw error;
+    });
+    const expected = uidOf(resolved);
+    const found = uidOf(machine);
+    // (no uid to compare, which no server-read object lacks, is not a match either)
+    if (expected === '' || found !== expected)
+      throw new NodeGroupError(
+        'machine-replaced',
+        `machine ${namespace}/${name} for node ${quoted} is not the one resolved: uid ${goQuote(expected)} ` +
+          `was resolved, the server has uid ${goQuote(found)} (deleted and re-created), it will not be deleted`,
+        { node, group: this.id },
+      );
+    return machine;
   }
 
   /**
@@ -345,44 +381,42 @@ export class NodeGroup {
   }
 
   /**
-   * Adds the delete mark to a freshly read Machine (conditional write). Resolves to the
-   * keys it added, or undefined when the machine is already being deleted.
+   * Adds the delete mark to a freshly read Machine, which must still be `resolved` (same
+   * uid); the write is conditional on its resourceVersion and carries that uid. Resolves to
+   * the keys it added, or undefined when the machine is already being deleted.
    */
-  async #mark(namespace: string, name: string, quoted: string, node: string): Promise<string[] | undefined> {
+  async #mark(resolved: KubeObject, quoted: string, node: string): Promise<string[] | undefined> {
     const { api, deleteAnnotations } = this.#context;
     return retryOnConflict(async () => {
-      const machine = await api.getMachine(namespace, name).catch((error: unknown) => {
-        if (isNotFound(error))
-          throw new NodeGroupError('unknown-machine-for-node', `unknown machine for node ${quoted}`, {
-            node,
-            group: this.id,
-          });
-        throw error;
-      });
+      const machine = await this.#reread(resolved, quoted, node);
       if (isBeingDeleted(machine)) return undefined;
       const annotations = { ...annotationsOf(machine) };
       const added = deleteAnnotations.filter((key) => !Object.hasOwn(annotations, key));
       const stamp = new Date().toISOString();
       for (const key of deleteAnnotations) annotations[key] = annotations[key] || stamp;
-      await api.replaceMachine(namespace, name, {
+      await api.replaceMachine(namespaceOf(machine), nameOf(machine), {
         ...machine,
-        metadata: { ...machine.metadata, annotations },
+        metadata: { ...machine.metadata, uid: uidOf(resolved), annotations },
       });
       return added;
     });
   }
 
-  /** Removes the keys this group added (never a mark someone else set). */
-  async #unmark(namespace: string, name: string, added: readonly string[]): Promise<void> {
+  /**
+   * Removes the keys this group added (never a mark someone else set), from `resolved` only:
+   * a Machine re-created under its name since has no mark of ours.
+   */
+  async #unmark(resolved: KubeObject, added: readonly string[]): Promise<void> {
     if (added.length === 0) return;
     const { api } = this.#context;
     await retryOnConflict(async () => {
-      const machine = await api.getMachine(namespace, name);
+      const machine = await api.getMachine(namespaceOf(resolved), nameOf(resolved));
+      if (uidOf(machine) !== uidOf(resolved)) return;
       const annotations = { ...annotationsOf(machine) };
       for (const key of added) delete annotations[key];
-      await api.replaceMachine(namespace, name, {
+      await api.replaceMachine(namespaceOf(machine), nameOf(machine), {
         ...machine,
-        metadata: { ...machine.metadata, annotations },
+        metadata: { ...machine.metadata, uid: uidOf(resolved), annotations },
       });
     });
   }

@@ -252,6 +252,39 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
     });
 
+    it('refuses a Machine deleted and re-created under its name since it was resolved', async () => {
+      // (the re-read took whatever Machine had the name: the new one was marked and replicas
+      // lowered, so CAPI deleted a machine no one chose)
+      const md = await group(objects, { min: 0, max: 3, replicas: 2 });
+      const p = await provider(version);
+      const g = groupOf(p, md.id);
+      expect(p.explainNode(md.nodes[1]!).machine?.name).toBe(md.machines[1]!.metadata.name);
+      // A stopped provider keeps its last view: it resolves the node to the old Machine.
+      await p.stop();
+      const old = md.machines[1]!;
+      await objects.delete('Machine', old.metadata.name);
+      const again = await objects.machine(old.metadata.name, {
+        owner: md.set,
+        providerID: old.spec!.providerID as string,
+      });
+      expect(again.metadata.uid).not.toBe(old.metadata.uid);
+      for (const nodes of [[md.nodes[1]!], [md.nodes[0]!, md.nodes[1]!]]) {
+        const error = await rejection(g.deleteNodes(nodes));
+        expect(error).toBeInstanceOf(NodeGroupError);
+        expect([error.code, error.message, error.details.node]).toEqual([
+          'machine-replaced',
+          `machine ${objects.namespace}/${old.metadata.name} for node "${old.spec!.providerID}" is not the ` +
+            `one resolved: uid "${old.metadata.uid}" was resolved, the server has uid "${again.metadata.uid}" ` +
+            '(deleted and re-created), it will not be deleted',
+          md.nodes[1],
+        ]);
+      }
+      // Nothing written: neither the new Machine nor the other node's is marked.
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
+      expect(await annotationsOf(objects, again)).toEqual({});
+      expect(await annotationsOf(objects, md.machines[0]!)).toEqual({});
+    });
+
     it('skips a machine that is already being deleted', async () => {
       const md = await group(objects, { min: 0, max: 3, replicas: 2 });
       const machine = md.machines[1]!;
