@@ -22,7 +22,9 @@ export type MigrateError =
   /** `verify` found differences (also what `prune` refuses on). */
   | { readonly code: 'verification'; readonly message: string; readonly differences: readonly Problem[] }
   /** A write was stopped by the caller's fault hook (tests inject crashes with it). */
-  | { readonly code: 'interrupted'; readonly message: string };
+  | { readonly code: 'interrupted'; readonly message: string }
+  /** The options given are not usable (`scope.namespace` not a namespace name, …); nothing was requested. */
+  | { readonly code: 'invalid-options'; readonly message: string; readonly path: string };
 
 /** One thing wrong with one object. */
 export interface Problem {

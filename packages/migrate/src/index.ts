@@ -10,8 +10,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import { type ApplySummary, execute, preflight, servedProblems } from './apply.js';
 import { ClusterApi, type WriteHook } from './cluster-api.js';
 import { type MigrateError, MigrateFailure } from './errors.js';
-import { readInventory, type Scope } from './inventory.js';
-import { type MigrationPlan, type MigrationTarget, planMigration } from './plan.js';
+import { readInventory, type Scope, scopeProblem } from './inventory.js';
+import { isMigrationTarget, type MigrationPlan, type MigrationTarget, planMigration } from './plan.js';
 import { type PruneSummary, prune } from './prune.js';
 import { type VerifyResult, verify } from './verify.js';
 
@@ -62,8 +62,38 @@ function generatedKinds(plugins: readonly ConversionPlugin[]): GeneratedKind[] {
   return plugins.flatMap((plugin) => plugin.generates ?? []);
 }
 
-/** Runs a step, turning the failures it throws into a Left. */
-async function step<T>(run: () => Promise<E.Either<MigrateError, T>>): Promise<E.Either<MigrateError, T>> {
+/**
+ * Why the options cannot be used, checked before any request: they go into request paths
+ * and parameters, and a caller of the library (unlike the CLI's) has checked nothing.
+ */
+function optionsProblem(options: MigrationOptions): MigrateError | undefined {
+  const scope = scopeProblem(options.scope);
+  if (scope !== undefined) return { code: 'invalid-options', ...scope };
+  if (options.to !== undefined && !isMigrationTarget(options.to)) {
+    return {
+      code: 'invalid-options',
+      path: 'to',
+      message: `to ${JSON.stringify(options.to) ?? String(options.to)} is not a cluster.x-k8s.io version from v1alpha2 to v1beta2`,
+    };
+  }
+  const size = options.pageSize;
+  if (size !== undefined && !(Number.isSafeInteger(size) && size > 0)) {
+    return {
+      code: 'invalid-options',
+      path: 'pageSize',
+      message: `pageSize must be a positive whole number (got ${String(size)})`,
+    };
+  }
+  return undefined;
+}
+
+/** Runs a step once its options are checked, turning the failures it throws into a Left. */
+async function step<T>(
+  options: MigrationOptions,
+  run: () => Promise<E.Either<MigrateError, T>>,
+): Promise<E.Either<MigrateError, T>> {
+  const problem = optionsProblem(options);
+  if (problem !== undefined) return E.left(problem);
   try {
     return await run();
   } catch (error) {
@@ -92,7 +122,9 @@ async function readPlan(
 export function planClusterMigration(
   options: MigrationOptions,
 ): Promise<E.Either<MigrateError, MigrationPlan>> {
-  return step(() => readPlan(new ClusterApi(options.kubeConfig, undefined, options.pageSize), options));
+  return step(options, () =>
+    readPlan(new ClusterApi(options.kubeConfig, undefined, options.pageSize), options),
+  );
 }
 
 /**
@@ -104,7 +136,7 @@ export function planClusterMigration(
 export function applyClusterMigration(
   options: MigrationOptions & { readonly dryRun?: boolean },
 ): Promise<E.Either<MigrateError, ApplySummary & { readonly plan: MigrationPlan }>> {
-  return step(async () => {
+  return step(options, async () => {
     const api = new ClusterApi(options.kubeConfig, options.afterWrite, options.pageSize);
     const plan = await readPlan(api, options);
     if (E.isLeft(plan)) return plan;
@@ -124,7 +156,7 @@ export function applyClusterMigration(
 export function verifyClusterMigration(
   options: MigrationOptions,
 ): Promise<E.Either<MigrateError, VerifyResult>> {
-  return step(async () => {
+  return step(options, async () => {
     const api = new ClusterApi(options.kubeConfig, undefined, options.pageSize);
     const plan = await readPlan(api, options);
     return E.isLeft(plan)
@@ -140,7 +172,7 @@ export function verifyClusterMigration(
 export function pruneClusterMigration(
   options: MigrationOptions,
 ): Promise<E.Either<MigrateError, PruneSummary>> {
-  return step(async () => {
+  return step(options, async () => {
     const api = new ClusterApi(options.kubeConfig, options.afterWrite, options.pageSize);
     const plan = await readPlan(api, options);
     if (E.isLeft(plan)) return plan;

@@ -29,6 +29,37 @@ export interface Inventory {
   readonly lookalikes?: readonly { readonly secret: JsonObject; readonly cluster: string }[];
 }
 
+/** A DNS-1123 label, as the API server requires of a namespace's name. */
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Why a scope cannot be used, or undefined. The namespace goes into every request path:
+ * `..` would address the cluster-wide collection (every namespace), `a/b` another resource,
+ * and `''` no namespace at all. A scope is one namespace or every namespace, never both,
+ * and `allNamespaces` must be `true` (`false` is not a namespace either).
+ */
+export function scopeProblem(scope: unknown): { path: string; message: string } | undefined {
+  if (typeof scope !== 'object' || scope === null)
+    return { path: 'scope', message: 'scope must be { namespace } or { allNamespaces: true }' };
+  const { namespace, allNamespaces } = scope as { namespace?: unknown; allNamespaces?: unknown };
+  const hasNamespace = Object.hasOwn(scope, 'namespace');
+  if (hasNamespace && Object.hasOwn(scope, 'allNamespaces'))
+    return { path: 'scope', message: 'scope gives both namespace and allNamespaces: give one' };
+  if (hasNamespace) {
+    if (typeof namespace === 'string' && namespace.length <= 63 && NAMESPACE_NAME.test(namespace))
+      return undefined;
+    return {
+      path: 'scope.namespace',
+      message: `scope.namespace ${JSON.stringify(namespace) ?? String(namespace)} is not a namespace name (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)`,
+    };
+  }
+  if (allNamespaces === true) return undefined;
+  return {
+    path: 'scope.allNamespaces',
+    message: `scope.allNamespaces must be true (got ${JSON.stringify(allNamespaces) ?? String(allNamespaces)}); for one namespace give scope.namespace`,
+  };
+}
+
 /** The namespace of a one-namespace scope; undefined for every namespace. */
 export function namespaceOf(scope: Scope): string | undefined {
   return 'namespace' in scope ? scope.namespace : undefined;

@@ -61,6 +61,10 @@ function failure(error: MigrateError, io: CliIO): number {
     case 'api':
       io.stderr(`capi-kit migrate: ${printable(error.message)}\n`);
       return ExitCode.cluster;
+    case 'invalid-options':
+      // (the flags are checked before the library is called: this is the library's own check)
+      io.stderr(`capi-kit migrate: ${printable(error.message)}\n`);
+      return ExitCode.usage;
     case 'conversion':
     case 'interrupted':
       io.stderr(`capi-kit migrate: ${printable(error.message)}\n`);
