@@ -277,6 +277,32 @@ describe.skipIf(noControlPlane())('capi-kit lease hold', { timeout: 600_000 }, (
     expect((await hold.exited).code).toBe(0);
   });
 
+  it('exits 1 (lost the lease) when the lease is deleted under it', async () => {
+    const n = node('deleted');
+    const hold = startHold(n, 'cli-holder');
+    expect(await hold.holding).toBe(true);
+    await env.kubeConfig
+      .makeApiClient(CoordinationV1Api)
+      .deleteNamespacedLease({ name: n, namespace: env.namespace });
+    const result = await hold.exited;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `capi-kit lease: lost the maintenance lease of node ${n}: the lease was deleted\n`,
+    );
+  });
+
+  it('exits 1 (lost the lease) when someone else empties its holder', async () => {
+    const n = node('emptied');
+    const hold = startHold(n, 'cli-holder');
+    expect(await hold.holding).toBe(true);
+    await setLeaseHolder(env.kubeConfig, { name: n, namespace: env.namespace }, '');
+    const result = await hold.exited;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `capi-kit lease: lost the maintenance lease of node ${n}: the lease was released by someone else (it has no holder)\n`,
+    );
+  });
+
   it('exits 1 when another holder takes the lease from it', async () => {
     const n = node('stolen');
     const hold = startHold(n, 'cli-holder');

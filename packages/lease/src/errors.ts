@@ -68,8 +68,20 @@ export class LeaseApiError extends Error {
 }
 
 /**
+ * Why a held lease was lost:
+ * - `taken`: the server shows another holder (another participant, an administrator), or
+ *   no holder at all (someone else released it);
+ * - `deleted`: the Lease object is gone;
+ * - `foreign`: the lease now carries Coordinated Leader Election fields;
+ * - `deadline`: no renewal succeeded within the renew deadline (the API failed or was slow);
+ *   the lease may still name this holder on the server.
+ */
+export type LeaseLossReason = 'taken' | 'deleted' | 'foreign' | 'deadline';
+
+/**
  * Held-lease loss: renewals did not succeed within the renew deadline, or another holder
- * (or an administrator) took the lease. It is the reason of the hold's AbortSignal.
+ * (or an administrator) took the lease, or it was deleted. It is the reason of the hold's
+ * AbortSignal; `because` says which.
  */
 export class LeaseLostError extends Error {
   override readonly name = 'LeaseLostError';
@@ -80,6 +92,8 @@ export class LeaseLostError extends Error {
     /** Who holds the lease now, when known. */
     readonly holder?: string,
     options?: ErrorOptions,
+    /** Why it was lost (see LeaseLossReason). */
+    readonly because: LeaseLossReason = holder === undefined ? 'deadline' : 'taken',
   ) {
     super(message, options);
   }

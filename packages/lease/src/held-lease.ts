@@ -1,6 +1,6 @@
 import { pause } from './abortable-sleep.js';
 import type { Clock } from './clock.js';
-import { LeaseLostError } from './errors.js';
+import { type LeaseLossReason, LeaseLostError } from './errors.js';
 import type { LeaseInspection } from './inspection.js';
 import type { AcquireResult, ReleaseResult, RenewResult } from './lease-results.js';
 import type { LeaseTiming } from './timing.js';
@@ -171,13 +171,17 @@ export class HeldLease {
         this.#armDeadline();
         return 'renewed';
       }
-      const who = result.holder === undefined ? 'nobody' : `'${result.holder}'`;
+      const because =
+        result.because === 'absent' ? 'deleted' : result.because === 'foreign' ? 'foreign' : 'taken';
       this.#lose(
-        result.because === 'absent'
+        because,
+        because === 'deleted'
           ? 'the lease was deleted'
-          : result.because === 'foreign'
+          : because === 'foreign'
             ? 'the lease now uses Coordinated Leader Election fields'
-            : `the lease is now held by ${who}`,
+            : result.holder === undefined
+              ? 'the lease was released by someone else (it has no holder)'
+              : `the lease is now held by '${result.holder}'`,
         result.holder,
       );
       return 'lost';
@@ -205,17 +209,19 @@ export class HeldLease {
     }
     const cause = this.#lastError instanceof Error ? `: ${this.#lastError.message}` : '';
     this.#lose(
+      'deadline',
       `no successful renewal within the renew deadline (${this.#client.timing.renewDeadlineMs} ms)${cause}`,
     );
   }
 
-  #lose(why: string, holder?: string): void {
+  #lose(because: LeaseLossReason, why: string, holder?: string): void {
     if (this.#controller.signal.aborted) return;
     const error = new LeaseLostError(
       `lost the maintenance lease of node ${this.node}: ${why}`,
       this.node,
       holder,
       this.#lastError === undefined ? undefined : { cause: this.#lastError },
+      because,
     );
     this.#lost = error;
     this.#clearDeadline();

@@ -11,6 +11,7 @@ export {
   type LeaseApiErrorDetails,
   LeaseConfigError,
   type LeaseError,
+  type LeaseLossReason,
   LeaseLostError,
 } from './errors.js';
 export {

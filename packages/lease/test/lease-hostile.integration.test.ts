@@ -55,4 +55,34 @@ describe.skipIf(noControlPlane())('hostile leases', () => {
     expect(await client.tryAcquire(node)).toMatchObject({ acquired: true, how: 'taken' });
     expect(await stored(node)).toMatchObject({ holderIdentity: 'ts-agent', leaseTransitions: 0 });
   });
+
+  it('says why a hold was lost: deleted, released by someone else, taken', async () => {
+    const client = leaseClient(env.kubeConfig, env.namespace, 'holder', {
+      timing: { leaseDurationSeconds: 30, renewDeadlineMs: 20_000, retryPeriodMs: 200 },
+    });
+    const cases = [
+      ['deleted', 'the lease was deleted', undefined],
+      ['emptied', 'the lease was released by someone else (it has no holder)', undefined],
+      ['taken', "the lease is now held by 'usurper'", 'usurper'],
+    ] as const;
+    for (const [label, why, holder] of cases) {
+      const node = nodeName(label);
+      const held = await client.hold(node);
+      if (label === 'deleted') {
+        await api().deleteNamespacedLease({ name: node, namespace: env.namespace });
+      } else {
+        const current = await api().readNamespacedLease({ name: node, namespace: env.namespace });
+        current.spec!.holderIdentity = label === 'emptied' ? '' : 'usurper';
+        await api().replaceNamespacedLease({ name: node, namespace: env.namespace, body: current });
+      }
+      const lost = await held.ended;
+      expect(lost, label).toMatchObject({
+        code: 'lost',
+        because: label === 'emptied' ? 'taken' : label,
+        holder,
+        message: `lost the maintenance lease of node ${node}: ${why}`,
+      });
+      expect(held.signal.reason, label).toBe(lost);
+    }
+  });
 });

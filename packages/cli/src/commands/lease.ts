@@ -29,7 +29,8 @@ Actions:
   renew    renew a lease this holder holds (exit 1 when it does not)
   release  give the lease up if this holder holds it (exit 1 when someone else does)
   hold     wait for the lease, keep renewing it until SIGINT or SIGTERM, then release it
-           (exit 1 if another holder takes it, 3 if renewals fail past the renew deadline)
+           (exit 1 if it loses the lease: another holder takes it, someone else releases
+           or deletes it; 3 if renewals fail past the renew deadline)
 
 Options:
       --holder ID          holder identity (required except for status; not kubeadm…)
@@ -471,7 +472,10 @@ async function hold(client: NodeLeaseClient, node: string, io: CliIO, asJson: bo
     ]);
     if (lost !== undefined) {
       io.stderr(`capi-kit lease: ${printable(lost.message)}\n`);
-      return lost.holder !== undefined ? ExitCode.input : ExitCode.cluster;
+      // Lost to what the server shows (another holder, no holder, deleted, foreign): the
+      // refusal code, as for any lease someone else has. Renewals that kept failing until the
+      // renew deadline are a cluster/API error.
+      return lost.because === 'deadline' ? ExitCode.cluster : ExitCode.input;
     }
     const result = await held.release();
     io.stdout(
