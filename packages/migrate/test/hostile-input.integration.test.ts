@@ -10,7 +10,7 @@ import {
   pruneClusterMigration,
   verifyClusterMigration,
 } from '../src/index.js';
-import { crdDirs, seedSourceCluster } from './support/source-cluster.js';
+import { crdDirs, mergePatchAs, type SourceCluster, seedSourceCluster } from './support/source-cluster.js';
 
 // v1alpha1 objects are written by whoever may write them: what they say must not crash a
 // migration half way, nor stop verify with what looks like an API error.
@@ -30,24 +30,41 @@ function read(kind: string, name: string, namespace: string): Promise<Obj> {
   return client().read({ apiVersion: V1ALPHA1, kind, metadata: { name, namespace } }) as Promise<Obj>;
 }
 
-/** Adds ownerReferences to a v1alpha1 object, as anyone who may patch it can (a JSON merge patch). */
+/** A JSON merge patch of the object the body names, as anyone who may patch it can. */
+const mergePatch = (body: Record<string, unknown>) => mergePatchAs(env.kubeConfig, body);
+
+/** Adds ownerReferences to a v1alpha1 object. */
 async function addOwners(object: Obj, references: Reference[]): Promise<void> {
-  await client().patch(
-    {
-      apiVersion: V1ALPHA1,
-      kind: object.kind,
-      metadata: {
-        name: object.metadata.name,
-        namespace: object.metadata.namespace,
-        ownerReferences: [...(object.metadata.ownerReferences ?? []), ...references],
-      },
-    } as KubernetesObject,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    'application/merge-patch+json',
-  );
+  await mergePatch({
+    apiVersion: V1ALPHA1,
+    kind: object.kind,
+    metadata: {
+      name: object.metadata.name,
+      namespace: object.metadata.namespace,
+      ownerReferences: [...(object.metadata.ownerReferences ?? []), ...references],
+    },
+  });
+}
+
+/** A fresh namespace holding a v1alpha1 AWS cluster of one worker. */
+async function seeded(name: string): Promise<{ namespace: string; source: SourceCluster }> {
+  const namespace = await env.createNamespace('migrate-hostile');
+  const source = await seedSourceCluster(env.kubeConfig, namespace, { provider: 'aws', name, workers: 1 });
+  return { namespace, source };
+}
+
+/** Applies the migration of the namespace, which must succeed. */
+async function applied(namespace: string) {
+  const result = await applyClusterMigration(options(namespace));
+  if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+  return result.right;
+}
+
+/** Verifies the migration of the namespace: it must find no difference. */
+async function expectVerified(namespace: string): Promise<void> {
+  const verified = await verifyClusterMigration(options(namespace));
+  if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
+  expect(verified.right.differences).toEqual([]);
 }
 
 const referenceTo = (owner: Obj): Reference => ({
@@ -63,12 +80,7 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
   });
 
   it('an ownerReference to an owner created later (or to itself) is dropped with a warning; apply finishes', async () => {
-    const namespace = await env.createNamespace('migrate-hostile');
-    const source = await seedSourceCluster(env.kubeConfig, namespace, {
-      provider: 'aws',
-      name: 'loop',
-      workers: 1,
-    });
+    const { namespace, source } = await seeded('loop');
     const deployment = await read('MachineDeployment', `${source.name}-workers`, namespace);
     const machineSet = await read('MachineSet', `${source.name}-workers-5d8f`, namespace);
     const machine = await read('Machine', `${source.name}-controlplane-0`, namespace);
@@ -76,27 +88,19 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     await addOwners(deployment, [referenceTo(machineSet)]);
     await addOwners(machine, [referenceTo(machine)]);
 
-    const applied = await applyClusterMigration(options(namespace));
-    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
-    expect(applied.right.warnings).toEqual(
+    const migrated = await applied(namespace);
+    expect(migrated.warnings).toEqual(
       expect.arrayContaining([
         `MachineDeployment ${namespace}/${source.name}-workers: owner MachineSet ${namespace}/${source.name}-workers-5d8f is not created before it; its ownerReference is dropped`,
         `Machine ${namespace}/${source.name}-controlplane-0: owner Machine ${namespace}/${source.name}-controlplane-0 is not created before it; its ownerReference is dropped`,
       ]),
     );
-    expect(applied.right.created).toHaveLength(applied.right.plan.objects.length);
-    const verified = await verifyClusterMigration(options(namespace));
-    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
-    expect(verified.right.differences).toEqual([]);
+    expect(migrated.created).toHaveLength(migrated.plan.objects.length);
+    await expectVerified(namespace);
   });
 
   it("an ownerReference kept as it is (not a Cluster API owner) is not verify's to judge, even in the target's group", async () => {
-    const namespace = await env.createNamespace('migrate-hostile');
-    const source = await seedSourceCluster(env.kubeConfig, namespace, {
-      provider: 'aws',
-      name: 'odd',
-      workers: 1,
-    });
+    const { namespace, source } = await seeded('odd');
     const machine = await read('Machine', source.workers[0]!, namespace);
     await addOwners(machine, [
       {
@@ -106,20 +110,12 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
         uid: '00000000-0000-0000-0000-000000000000',
       },
     ]);
-    const applied = await applyClusterMigration(options(namespace));
-    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
-    const verified = await verifyClusterMigration(options(namespace));
-    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
-    expect(verified.right.differences).toEqual([]);
+    await applied(namespace);
+    await expectVerified(namespace);
   });
 
   it('an ownerReference to a v1alpha1 object that is not migrated (a MachineClass) is dropped with a warning, not left for prune to dangle', async () => {
-    const namespace = await env.createNamespace('migrate-hostile');
-    const source = await seedSourceCluster(env.kubeConfig, namespace, {
-      provider: 'aws',
-      name: 'classy',
-      workers: 1,
-    });
+    const { namespace, source } = await seeded('classy');
     const machineClass = (await client().create({
       apiVersion: V1ALPHA1,
       kind: 'MachineClass',
@@ -128,24 +124,16 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     } as KubernetesObject)) as Obj;
     const machine = await read('Machine', source.workers[0]!, namespace);
     await addOwners(machine, [referenceTo(machineClass)]);
-    const applied = await applyClusterMigration(options(namespace));
-    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
-    const verified = await verifyClusterMigration(options(namespace));
-    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
-    expect(verified.right.differences).toEqual([]);
-    expect(applied.right.warnings).toContain(
+    const migrated = await applied(namespace);
+    await expectVerified(namespace);
+    expect(migrated.warnings).toContain(
       `Machine ${namespace}/${source.workers[0]}: owner MachineClass ${namespace}/owner-class of ${V1ALPHA1} is not migrated; its ownerReference is dropped`,
     );
   });
 
   it("an ownerReference naming a migrated owner's name with another object's UID (another namespace's) is dropped with a warning, not rebuilt onto that owner", async () => {
-    const namespace = await env.createNamespace('migrate-hostile');
+    const { namespace, source } = await seeded('twin');
     const other = await env.createNamespace('migrate-hostile');
-    const source = await seedSourceCluster(env.kubeConfig, namespace, {
-      provider: 'aws',
-      name: 'twin',
-      workers: 1,
-    });
     await seedSourceCluster(env.kubeConfig, other, { provider: 'aws', name: 'twin', workers: 1 });
     // The control-plane Machine of one namespace names the other namespace's MachineSet of
     // the same name: an ownerReference has no namespace, and this one dangles.
@@ -153,9 +141,8 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     const machine = await read('Machine', `${source.name}-controlplane-0`, namespace);
     await addOwners(machine, [referenceTo(foreign)]);
 
-    const applied = await applyClusterMigration(options(namespace));
-    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
-    expect(applied.right.warnings).toContain(
+    const result = await applied(namespace);
+    expect(result.warnings).toContain(
       `Machine ${namespace}/${source.name}-controlplane-0: ownerReference to MachineSet ${namespace}/${source.name}-workers-5d8f names uid ${foreign.metadata.uid}, not that owner's (${(await read('MachineSet', `${source.name}-workers-5d8f`, namespace)).metadata.uid}): it owns nothing here; its ownerReference is dropped`,
     );
     const migrated = (await client().read({
@@ -175,65 +162,43 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
         ?.filter((r) => r.kind === 'MachineSet')
         .map((r) => `${r.kind} ${r.name}`),
     ).toEqual([`MachineSet ${source.name}-workers-5d8f`]);
-    const verified = await verifyClusterMigration(options(namespace));
-    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
-    expect(verified.right.differences).toEqual([]);
+    await expectVerified(namespace);
   });
 
   it("a v1alpha1 Machine labelled with v0.2's cluster-name label for another Cluster is refused before anything is written", async () => {
-    const namespace = await env.createNamespace('migrate-hostile');
-    const source = await seedSourceCluster(env.kubeConfig, namespace, {
-      provider: 'aws',
-      name: 'mine',
-      workers: 1,
+    const { namespace, source } = await seeded('mine');
+    await mergePatch({
+      apiVersion: V1ALPHA1,
+      kind: 'Machine',
+      metadata: {
+        name: source.workers[0]!,
+        namespace,
+        labels: { 'cluster.x-k8s.io/cluster-name': 'theirs' },
+      },
     });
-    await client().patch(
-      {
-        apiVersion: V1ALPHA1,
-        kind: 'Machine',
-        metadata: {
-          name: source.workers[0]!,
-          namespace,
-          labels: { 'cluster.x-k8s.io/cluster-name': 'theirs' },
-        },
-      } as KubernetesObject,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      'application/merge-patch+json',
-    );
-    const applied = await applyClusterMigration(options(namespace));
-    if (E.isRight(applied)) throw new Error('migrated a Machine into another Cluster');
-    expect(applied.left).toEqual({
+    const refused = await applyClusterMigration(options(namespace));
+    if (E.isRight(refused)) throw new Error('migrated a Machine into another Cluster');
+    expect(refused.left).toEqual({
       code: 'conversion',
       message: `Machine ${namespace}/${source.workers[0]}: metadata.labels: cluster.x-k8s.io/cluster-name "theirs" names another Cluster than cluster.k8s.io/cluster-name "mine"; v0.2 reads only the first, so the migrated object would belong to that Cluster: give both one value, or remove cluster.x-k8s.io/cluster-name`,
     });
     // (refused by the plan, before preflight: nothing is written)
     const planned = await planClusterMigration(options(namespace));
-    expect(planned).toEqual(applied);
+    expect(planned).toEqual(refused);
   });
 
   it('a Cluster being deleted is not migrated: its Secrets are not re-owned, and verify does not ask for it, so prune can finish the deletion', async () => {
-    const namespace = await env.createNamespace('migrate-hostile');
-    const source = await seedSourceCluster(env.kubeConfig, namespace, {
-      provider: 'aws',
-      name: 'going',
-      workers: 1,
-    });
+    const { namespace, source } = await seeded('going');
     // (its finalizer keeps it, being deleted, until prune clears it)
     await client().delete({
       apiVersion: V1ALPHA1,
       kind: 'Cluster',
       metadata: { name: source.name, namespace },
     });
-    const applied = await applyClusterMigration(options(namespace));
-    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
-    const verified = await verifyClusterMigration(options(namespace));
-    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
-    expect(verified.right.differences).toEqual([]);
-    expect(applied.right.plan.secrets).toEqual([]);
-    expect(applied.right.warnings).toContain(
+    const migrated = await applied(namespace);
+    await expectVerified(namespace);
+    expect(migrated.plan.secrets).toEqual([]);
+    expect(migrated.warnings).toContain(
       `Secret ${namespace}/${source.name}-kubeconfig: its Cluster ${namespace}/${source.name} is not migrated; not re-owned`,
     );
     const pruned = await pruneClusterMigration(options(namespace));
@@ -248,12 +213,7 @@ describe.skipIf(noControlPlane())('migrate with a Machine of no Cluster', () => 
   });
 
   it('a control-plane Machine whose cluster label names no Cluster is migrated with a warning that speaks of what was read, not of a manifest', async () => {
-    const namespace = await env.createNamespace('migrate-hostile');
-    const source = await seedSourceCluster(env.kubeConfig, namespace, {
-      provider: 'aws',
-      name: 'real',
-      workers: 1,
-    });
+    const { namespace, source } = await seeded('real');
     const controlPlane = await read('Machine', `${source.name}-controlplane-0`, namespace);
     const { spec } = controlPlane as unknown as { spec: unknown };
     await client().create({
@@ -266,25 +226,17 @@ describe.skipIf(noControlPlane())('migrate with a Machine of no Cluster', () => 
       },
       spec,
     } as KubernetesObject);
-    const applied = await applyClusterMigration(options(namespace));
-    if (E.isLeft(applied)) throw new Error(JSON.stringify(applied.left));
-    const stray = applied.right.warnings.filter((w) =>
-      w.startsWith(`Machine ${namespace}/stray-controlplane-0:`),
-    );
+    const migrated = await applied(namespace);
+    const stray = migrated.warnings.filter((w) => w.startsWith(`Machine ${namespace}/stray-controlplane-0:`));
     expect(stray).toEqual([
       `Machine ${namespace}/stray-controlplane-0: Cluster ghost is not among the objects converted: its clusterConfiguration and additionalUserDataFiles are not in the KubeadmConfig`,
     ]);
-    expect(applied.right.warnings.join('\n')).not.toContain('manifest');
+    expect(migrated.warnings.join('\n')).not.toContain('manifest');
   });
 
   it('a MachineClass outside the namespace migrated, or used by nothing, is spoken of as read from the cluster, not as missing from a manifest', async () => {
-    const namespace = await env.createNamespace('migrate-hostile');
+    const { namespace, source } = await seeded('classes');
     const other = await env.createNamespace('migrate-hostile');
-    const source = await seedSourceCluster(env.kubeConfig, namespace, {
-      provider: 'aws',
-      name: 'classes',
-      workers: 1,
-    });
     const worker = await read('Machine', source.workers[0]!, namespace);
     const { spec } = worker as unknown as { spec: { providerSpec: { value: unknown } } };
     const classSpec = { providerSpec: spec.providerSpec.value };
@@ -315,12 +267,12 @@ describe.skipIf(noControlPlane())('migrate with a Machine of no Cluster', () => 
         },
       },
     } as KubernetesObject);
-    const applied = await applyClusterMigration(options(namespace));
-    if (E.isRight(applied)) throw new Error('applied a Machine whose MachineClass was not read');
-    expect(applied.left.code).toBe('conversion');
-    expect(applied.left.message).toContain(
+    const refused = await applyClusterMigration(options(namespace));
+    if (E.isRight(refused)) throw new Error('applied a Machine whose MachineClass was not read');
+    expect(refused.left.code).toBe('conversion');
+    expect(refused.left.message).toContain(
       `Machine ${namespace}/classy-0: spec.providerSpec.valueFrom.machineClass: MachineClass ${other}/elsewhere was not read: it does not exist, or is outside the namespaces read`,
     );
-    expect(applied.left.message).not.toContain('manifest');
+    expect(refused.left.message).not.toContain('manifest');
   });
 });

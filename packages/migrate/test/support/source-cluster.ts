@@ -53,6 +53,18 @@ function providerSpecs(provider: 'aws' | 'vsphere') {
   };
 }
 
+/** A JSON merge patch (RFC 7386) of the object the body names, as `kubectl patch --type merge`. */
+export async function mergePatchAs(kubeConfig: KubeConfig, body: Record<string, unknown>): Promise<void> {
+  await KubernetesObjectApi.makeApiClient(kubeConfig).patch(
+    body as KubernetesObject,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    PatchStrategy.MergePatch,
+  );
+}
+
 export interface SourceCluster {
   readonly name: string;
   readonly namespace: string;
