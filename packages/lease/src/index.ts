@@ -50,6 +50,7 @@ export {
   type LeaseTiming,
   leaseTimingProblems,
   maxLeaseDurationSeconds,
+  minRetryPeriodMs,
   resolveLeaseTiming,
   retryJitterFactor,
 } from './timing.js';

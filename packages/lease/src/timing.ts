@@ -53,33 +53,66 @@ export const defaultLeaseTiming: LeaseTiming = {
   retryPeriodMs: 10_000,
 };
 
-/** Everything wrong with `timing`, one sentence per problem (empty when valid). */
-export function leaseTimingProblems(timing: LeaseTiming): string[] {
-  const problems: string[] = [];
+/**
+ * The shortest retry period accepted. client-go only asks for a positive one, but every
+ * holder renews once per retry period and every waiting contender reads as often: 1 ms would
+ * be a thousand requests a second per lease. 100 ms still allows the shortest lease (1 s,
+ * whose scaled retry period is 167 ms).
+ */
+export const minRetryPeriodMs = 100;
+
+/** One thing wrong with a timing, and the option (as `timing.<name>`) to change. */
+interface TimingProblem {
+  readonly path: `timing.${keyof LeaseTiming}`;
+  readonly message: string;
+}
+
+function timingProblems(timing: LeaseTiming): TimingProblem[] {
+  const problems: TimingProblem[] = [];
   const { leaseDurationSeconds: duration, renewDeadlineMs: deadline, retryPeriodMs: retry } = timing;
+  const problem = (option: keyof LeaseTiming, message: string) =>
+    problems.push({ path: `timing.${option}`, message });
   if (!Number.isInteger(duration) || duration < 1) {
-    problems.push(`leaseDurationSeconds must be a whole number of seconds >= 1 (got ${duration})`);
+    problem(
+      'leaseDurationSeconds',
+      `leaseDurationSeconds must be a whole number of seconds >= 1 (got ${duration})`,
+    );
   } else if (duration > maxLeaseDurationSeconds) {
-    problems.push(`leaseDurationSeconds must not exceed ${maxLeaseDurationSeconds} (got ${duration})`);
+    problem(
+      'leaseDurationSeconds',
+      `leaseDurationSeconds must not exceed ${maxLeaseDurationSeconds} (got ${duration})`,
+    );
   }
-  if (!Number.isFinite(deadline) || deadline <= 0) {
-    problems.push(`renewDeadlineMs must be > 0 (got ${deadline})`);
+  if (typeof deadline !== 'number' || !Number.isFinite(deadline) || deadline <= 0) {
+    problem('renewDeadlineMs', `renewDeadlineMs must be > 0 (got ${deadline})`);
   }
-  if (!Number.isFinite(retry) || retry <= 0) {
-    problems.push(`retryPeriodMs must be > 0 (got ${retry})`);
+  if (typeof retry !== 'number' || !Number.isFinite(retry) || retry <= 0) {
+    problem('retryPeriodMs', `retryPeriodMs must be > 0 (got ${retry})`);
+  } else if (retry < minRetryPeriodMs) {
+    problem(
+      'retryPeriodMs',
+      `retryPeriodMs must be at least ${minRetryPeriodMs} ms (got ${retry}): the holder renews and contenders read once per retry period`,
+    );
   }
   if (problems.length > 0) return problems;
   if (duration * 1000 <= deadline) {
-    problems.push(
-      `the lease duration (${duration * 1000} ms) must be greater than the renew deadline (${deadline} ms)`,
+    problem(
+      'renewDeadlineMs',
+      `the lease duration (${duration * 1000} ms) must be greater than the renew deadline (renewDeadlineMs: ${deadline})`,
     );
   }
   if (deadline <= retryJitterFactor * retry) {
-    problems.push(
-      `the renew deadline (${deadline} ms) must be greater than ${retryJitterFactor} × the retry period (${retry} ms)`,
+    problem(
+      'retryPeriodMs',
+      `the renew deadline (${deadline} ms) must be greater than ${retryJitterFactor} × the retry period (retryPeriodMs: ${retry})`,
     );
   }
   return problems;
+}
+
+/** Everything wrong with `timing`, one sentence per problem (empty when valid). */
+export function leaseTimingProblems(timing: LeaseTiming): string[] {
+  return timingProblems(timing).map((problem) => problem.message);
 }
 
 /**
@@ -87,7 +120,8 @@ export function leaseTimingProblems(timing: LeaseTiming): string[] {
  * deadline and retry period scale with it in the default proportions (2/3 and 1/6 of the
  * duration), so `{ leaseDurationSeconds: 3 }` is a valid, short timing for tests.
  *
- * @throws LeaseConfigError listing every problem.
+ * @throws LeaseConfigError listing every problem, `path` naming the option at fault
+ *   (`timing.retryPeriodMs`, ...).
  */
 export function resolveLeaseTiming(options: Partial<LeaseTiming> = {}): LeaseTiming {
   const leaseDurationSeconds = options.leaseDurationSeconds ?? defaultLeaseTiming.leaseDurationSeconds;
@@ -97,8 +131,13 @@ export function resolveLeaseTiming(options: Partial<LeaseTiming> = {}): LeaseTim
     renewDeadlineMs: options.renewDeadlineMs ?? Math.round(defaultLeaseTiming.renewDeadlineMs * scale),
     retryPeriodMs: options.retryPeriodMs ?? Math.round(defaultLeaseTiming.retryPeriodMs * scale),
   };
-  const problems = leaseTimingProblems(timing);
-  if (problems.length > 0)
-    throw new LeaseConfigError(`invalid lease timing: ${problems.join('; ')}`, 'timing');
+  const problems = timingProblems(timing);
+  // `path` names the option at fault (the first, when there are several).
+  if (problems.length > 0) {
+    throw new LeaseConfigError(
+      `invalid lease timing: ${problems.map((problem) => problem.message).join('; ')}`,
+      problems[0]!.path,
+    );
+  }
   return timing;
 }

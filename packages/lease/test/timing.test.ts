@@ -6,8 +6,10 @@ import { NodeLeaseObserver } from '../src/node-lease-observer.js';
 import {
   defaultLeaseTiming,
   jitteredRetryMs,
+  type LeaseTiming,
   leaseTimingProblems,
   maxLeaseDurationSeconds,
+  minRetryPeriodMs,
   resolveLeaseTiming,
 } from '../src/timing.js';
 
@@ -40,7 +42,9 @@ describe('lease timing', () => {
   it('requires renew deadline > 1.2 × retry period', () => {
     expect(
       leaseTimingProblems({ leaseDurationSeconds: 10, renewDeadlineMs: 1200, retryPeriodMs: 1000 }),
-    ).toEqual(['the renew deadline (1200 ms) must be greater than 1.2 × the retry period (1000 ms)']);
+    ).toEqual([
+      'the renew deadline (1200 ms) must be greater than 1.2 × the retry period (retryPeriodMs: 1000)',
+    ]);
     expect(
       leaseTimingProblems({ leaseDurationSeconds: 10, renewDeadlineMs: 1201, retryPeriodMs: 1000 }),
     ).toEqual([]);
@@ -68,9 +72,43 @@ describe('lease timing', () => {
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(LeaseConfigError);
-      expect(error).toMatchObject({ code: 'invalid-config', path: 'timing' });
+      expect(error).toMatchObject({ code: 'invalid-config', path: 'timing.leaseDurationSeconds' });
       expect((error as Error).message).toMatch(/3600.*renewDeadlineMs/);
     }
+  });
+
+  // client-go only wants a positive retry period; 1 ms would renew a thousand times a second.
+  it.each([1, 50, 99.9])(
+    'refuses a retry period of %d ms: the holder would hammer the API server',
+    (retry) => {
+      const options = { leaseDurationSeconds: 60, renewDeadlineMs: 40_000, retryPeriodMs: retry };
+      expect(leaseTimingProblems(options)).toEqual([
+        `retryPeriodMs must be at least ${minRetryPeriodMs} ms (got ${retry}): the holder renews and contenders read once per retry period`,
+      ]);
+      expect(() => resolveLeaseTiming(options)).toThrow(
+        expect.objectContaining({ code: 'invalid-config', path: 'timing.retryPeriodMs' }),
+      );
+      expect(() => new NodeLeaseObserver({ kubeConfig: new KubeConfig(), timing: options })).toThrow(
+        LeaseConfigError,
+      );
+      expect(() => resolveLeaseTiming({ ...options, retryPeriodMs: minRetryPeriodMs })).not.toThrow();
+    },
+  );
+
+  it('names the option at fault in path', () => {
+    const path = (timing: Partial<LeaseTiming>) => {
+      try {
+        resolveLeaseTiming(timing);
+      } catch (error) {
+        return (error as LeaseConfigError).path;
+      }
+      return undefined;
+    };
+    expect(path({ leaseDurationSeconds: 0 })).toBe('timing.leaseDurationSeconds');
+    expect(path({ renewDeadlineMs: -1 })).toBe('timing.renewDeadlineMs');
+    expect(path({ retryPeriodMs: Number.POSITIVE_INFINITY })).toBe('timing.retryPeriodMs');
+    expect(path({ leaseDurationSeconds: 10, renewDeadlineMs: 10_000 })).toBe('timing.renewDeadlineMs');
+    expect(path({ renewDeadlineMs: 1200, retryPeriodMs: 1000 })).toBe('timing.retryPeriodMs');
   });
 });
 
