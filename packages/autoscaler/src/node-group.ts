@@ -51,8 +51,15 @@ export interface NodeResolution {
 /** A maintenance lease that keeps automation away from a node. */
 export interface Maintenance {
   readonly holder: string | undefined;
-  readonly state: LeaseInspection['state'];
+  /**
+   * The lease's state; `unknown` when it could not be read (`error` says why). A node whose
+   * lease state is unknown is treated as under maintenance, never as free (fail closed).
+   */
+  readonly state: LeaseInspection['state'] | 'unknown';
+  /** The lease, `namespace/name`. */
   readonly lease: string;
+  /** Why the lease could not be read (state `unknown`): an `api-error` naming the node. */
+  readonly error?: NodeGroupError;
 }
 
 /** One instance of a group, as cluster-autoscaler's Nodes() lists them. */
@@ -62,8 +69,12 @@ export interface NodeGroupInstance {
   readonly machine: { readonly namespace: string; readonly name: string };
   /** The Node's name, when the machine has become one. */
   readonly node: string | null;
-  /** The Node's maintenance lease, when it is held or reserved (guard on). */
+  /**
+   * The Node's maintenance lease, when it is held or reserved, or could not be read (state
+   * `unknown`, with the error) (guard on).
+   */
   readonly maintenance: Maintenance | null;
+  /** Leave it alone: its lease is held or reserved, or could not be read (fail closed). */
   readonly underMaintenance: boolean;
 }
 
@@ -200,7 +211,9 @@ export class NodeGroup {
 
   /**
    * The group's instances. With the lease guard on, each instance whose Node's maintenance
-   * lease is held or reserved says so, so that an autoscaler can leave it alone.
+   * lease is held or reserved says so, so that an autoscaler can leave it alone. A lease
+   * that cannot be read fails that instance closed, not the call: it is under maintenance
+   * with state `unknown` and the error, and the other instances are listed as they are.
    */
   async nodes(): Promise<NodeGroupInstance[]> {
     return Promise.all(
@@ -292,7 +305,7 @@ export class NodeGroup {
       );
 
     // The guard: every node's lease is read before anything is written, and a lease that
-    // cannot be read refuses the deletion (fail closed).
+    // cannot be read refuses the deletion with its error (fail closed).
     // Every Node the machine may be is asked about, not only the one named: another Node
     // claiming the same instance (or the machine's nodeRef) must not let it through.
     for (const { resolution, machine } of targets) {
@@ -301,6 +314,7 @@ export class NodeGroup {
       const held = await this.#maintenanceOfMachine(leases, machine, resolution.node);
       if (held === undefined) continue;
       const { node, maintenance } = held;
+      if (maintenance.error !== undefined) throw maintenance.error;
       const whose =
         node === resolution.node
           ? `node ${goQuote(node)}`
@@ -364,7 +378,8 @@ export class NodeGroup {
 
   /**
    * The first Node of `machine` whose lease is held or reserved: `first` (the Node asked
-   * about), then every other Node the machine may be (Snapshot.nodeNamesOfMachine).
+   * about), then every other Node the machine may be (Snapshot.nodeNamesOfMachine). When
+   * none is but a lease could not be read, the first such Node, in state `unknown`.
    */
   async #maintenanceOfMachine(
     leases: NodeLeaseObserver,
@@ -373,11 +388,20 @@ export class NodeGroup {
   ): Promise<{ node: string; maintenance: Maintenance } | undefined> {
     const names = new Set(first === null ? [] : [first]);
     for (const name of this.#context.snapshot().nodeNamesOfMachine(machine)) names.add(name);
+    let unknown: { node: string; maintenance: Maintenance } | undefined;
     for (const node of names) {
-      const maintenance = maintenanceOf(await inspect(leases, node));
+      let inspection: LeaseInspection | undefined;
+      try {
+        inspection = await inspect(leases, node);
+      } catch (error) {
+        if (!(error instanceof NodeGroupError)) throw error;
+        unknown ??= { node, maintenance: unreadable(leases, node, error) };
+        continue;
+      }
+      const maintenance = maintenanceOf(inspection);
       if (maintenance !== null) return { node, maintenance };
     }
-    return undefined;
+    return unknown;
   }
 
   /**
@@ -432,11 +456,24 @@ async function inspect(leases: NodeLeaseObserver, node: string): Promise<LeaseIn
     // failed nodes() for the whole group and every deletion of the Node).
     if (error instanceof LeaseConfigError && error.path === 'node') return undefined;
     const message = error instanceof Error ? error.message : String(error);
-    throw new NodeGroupError('api-error', `read the maintenance lease of node ${goQuote(node)}: ${message}`, {
-      node,
-      status: (error as { status?: number }).status,
-    });
+    throw new NodeGroupError(
+      'api-error',
+      `read the maintenance lease of node ${goQuote(node)}: ${message}`,
+      { node, status: (error as { status?: number }).status },
+      { cause: error },
+    );
   }
+}
+
+/** A lease that could not be read: state `unknown`, under maintenance as far as anyone may tell. */
+function unreadable(leases: NodeLeaseObserver, node: string, error: NodeGroupError): Maintenance {
+  let lease = '';
+  try {
+    lease = `${leases.location.namespace}/${leases.location.leaseName(node)}`;
+  } catch {
+    // (a layout that gives the node no lease name: the error names the node)
+  }
+  return { holder: undefined, state: 'unknown', lease, error };
 }
 
 function maintenanceOf(inspection: LeaseInspection | undefined): Maintenance | null {

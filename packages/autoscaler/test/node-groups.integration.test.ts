@@ -655,6 +655,89 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       expect(await objects.replicas('MachineDeployment', md.name)).toBe(1);
     });
 
+    it('a lease that cannot be read fails its instance closed, not every instance of the group', async () => {
+      // (nodes() rejected as a whole: one unreadable lease hid every other node of the group)
+      const md = await group(objects, { min: 0, max: 5, replicas: 3 });
+      const ops = new NodeLeaseClient({
+        kubeConfig: workload.kubeConfig,
+        namespace: leaseNamespace,
+        holderIdentity: 'ops/firmware',
+        ensureNamespace: true,
+      });
+      expect(await ops.tryAcquire(md.nodes[2]!)).toMatchObject({ acquired: true });
+      // A workload-cluster user the API server lets read the leases of nodes 0 and 2 only.
+      const user = unique('lease-reader');
+      const rbac = workload.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+      await rbac.createClusterRole({
+        body: {
+          metadata: { name: user },
+          rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] }],
+        },
+      });
+      await rbac.createClusterRoleBinding({
+        body: {
+          metadata: { name: user },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
+          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
+        },
+      });
+      await rbac.createNamespacedRole({
+        namespace: leaseNamespace,
+        body: {
+          metadata: { name: user },
+          rules: [
+            {
+              apiGroups: ['coordination.k8s.io'],
+              resources: ['leases'],
+              resourceNames: [md.nodes[0]!, md.nodes[2]!],
+              verbs: ['get'],
+            },
+          ],
+        },
+      });
+      await rbac.createNamespacedRoleBinding({
+        namespace: leaseNamespace,
+        body: {
+          metadata: { name: user },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
+          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
+        },
+      });
+      const p = await provider('cluster.x-k8s.io/v1alpha2', { workload: await workload.kubeConfigFor(user) });
+      const g = groupOf(p, md.id);
+      const instances = (await g.nodes()).sort((a, b) => (a.node ?? '').localeCompare(b.node ?? ''));
+      expect(instances.map((i) => [i.node, i.underMaintenance, i.maintenance?.state ?? null])).toEqual([
+        [md.nodes[0], false, null],
+        [md.nodes[1], true, 'unknown'],
+        [md.nodes[2], true, 'held'],
+      ]);
+      const unknown = instances[1]!.maintenance!;
+      expect(unknown.holder).toBeUndefined();
+      expect(unknown.lease).toBe(`${leaseNamespace}/${md.nodes[1]}`);
+      expect(unknown.error).toBeInstanceOf(NodeGroupError);
+      expect([unknown.error?.code, unknown.error?.details.node, unknown.error?.details.status]).toEqual([
+        'api-error',
+        md.nodes[1],
+        403,
+      ]);
+      expect(unknown.error?.message.startsWith(`read the maintenance lease of node "${md.nodes[1]}": `)).toBe(
+        true,
+      );
+      expect(instances[2]!.maintenance?.holder).toBe('ops/firmware');
+      // Deleting the node whose lease state is unknown is still refused, with that error.
+      const refused = await rejection(g.deleteNodes([md.nodes[1]!]));
+      expect([refused.code, refused.details.status, refused.message]).toEqual([
+        'api-error',
+        403,
+        unknown.error?.message,
+      ]);
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(3);
+      for (const machine of md.machines) expect(await annotationsOf(objects, machine)).toEqual({});
+      // A node whose lease reads free is deleted as before.
+      await g.deleteNodes([md.nodes[0]!]);
+      expect(await objects.replicas('MachineDeployment', md.name)).toBe(2);
+    });
+
     it('removes the mark again when lowering replicas fails', async () => {
       const md = await group(objects, { min: 0, max: 5, replicas: 2 });
       // A user who may update Machines but not the scale subresource.
