@@ -1,5 +1,6 @@
 import {
   type ChainVersion,
+  CONVERSION_DATA_ANNOTATION,
   type ConversionError,
   type ConversionPlugin,
   type ConversionReport,
@@ -16,7 +17,16 @@ import { capiConstants } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 import type { MigrateError } from './errors.js';
 import { CLUSTER_SECRET_PURPOSES, type Inventory } from './inventory.js';
-import { creatable, identity, keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
+import {
+  annotationsOf,
+  creatable,
+  identity,
+  keyOf,
+  labelOf,
+  metadataOf,
+  type ObjectKey,
+  uidOf,
+} from './object.js';
 
 /**
  * Every object a migration creates carries the UID of the v1alpha1 object it came from.
@@ -99,7 +109,9 @@ export function planMigration(
   const documents: InputDocument[] = inventory.objects
     .filter((o) => !skipped.has(o))
     .map((value, index) => ({ index, value }));
-  const clashes = documents.flatMap((d) => (isObject(d.value) ? clusterLabelClashes(d.value) : []));
+  const clashes = documents.flatMap((d) =>
+    isObject(d.value) ? [...clusterLabelClashes(d.value), ...stashProblems(d.value)] : [],
+  );
   if (clashes.length > 0) return E.left({ code: 'conversion', message: clashes.join('\n') });
   const converted = convertDocuments(documents, { to, plugins, source: 'cluster' });
   if (E.isLeft(converted)) {
@@ -213,6 +225,36 @@ function clusterLabelClashes(object: JsonObject): string[] {
     );
   }
   return problems;
+}
+
+/** What a stash says it restores, for the message; undefined when it does not say. */
+function restoresOf(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const restores = isObject(parsed as JsonObject) ? (parsed as JsonObject).restores : undefined;
+    return typeof restores === 'string' ? restores : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A conversion stash on a v1alpha1 object read from the cluster. Migrate writes none there
+ * (it converts up and never writes a v1alpha1 object but to clear its finalizers), and
+ * whoever may edit a v1alpha1 object may write one: converted, it would set fields of the
+ * migrated object that no conversion of the v1alpha1 object gives (an infrastructureRef to
+ * someone else's AWSMachine, in place of the one generated). Annotations are data, never
+ * instructions: refused, naming the object and what the stash says it restores.
+ */
+function stashProblems(object: JsonObject): string[] {
+  if (object.kind === 'MachineClass') return [];
+  const annotations = annotationsOf(object);
+  if (!Object.hasOwn(annotations, CONVERSION_DATA_ANNOTATION)) return [];
+  const restores = restoresOf(annotations[CONVERSION_DATA_ANNOTATION]);
+  return [
+    `${labelOf(keyOf(object))}: metadata.annotations.${CONVERSION_DATA_ANNOTATION}: a conversion stash${restores === undefined ? '' : ` (restores ${restores})`} on a v1alpha1 object read from the cluster: migrate writes none there, and converting with it would set fields of the migrated object (references included) from the annotation instead of from the object; remove the annotation, then plan again`,
+  ];
 }
 
 const namespaced = (key: { readonly namespace?: string | undefined }) =>

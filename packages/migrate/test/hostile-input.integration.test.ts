@@ -10,13 +10,21 @@ import {
   pruneClusterMigration,
   verifyClusterMigration,
 } from '../src/index.js';
-import { crdDirs, mergePatchAs, type SourceCluster, seedSourceCluster } from './support/source-cluster.js';
+import {
+  crdDirs,
+  listObjects,
+  mergePatchAs,
+  type SourceCluster,
+  seedSourceCluster,
+} from './support/source-cluster.js';
 
 // v1alpha1 objects are written by whoever may write them: what they say must not crash a
 // migration half way, nor stop verify with what looks like an API error.
 
 const env = useControlPlane();
 const V1ALPHA1 = 'cluster.k8s.io/v1alpha1';
+const V1ALPHA2 = 'cluster.x-k8s.io/v1alpha2';
+const CONVERSION_DATA = 'conversion.capi-kit.dev/data';
 type Reference = { apiVersion: string; kind: string; name: string; uid: string };
 type Obj = KubernetesObject & { metadata: { name: string; uid: string; ownerReferences?: Reference[] } };
 
@@ -185,6 +193,51 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     // (refused by the plan, before preflight: nothing is written)
     const planned = await planClusterMigration(options(namespace));
     expect(planned).toEqual(refused);
+  });
+
+  it('a conversion stash on a v1alpha1 object (migrate writes none there) is refused before anything is written, not restored', async () => {
+    // Converted with it, the Machine's infrastructureRef and bootstrap named someone else's
+    // AWSMachine and KubeadmConfig, and its own were never generated.
+    const { namespace, source } = await seeded('stashed');
+    const stash = {
+      restores: 'cluster.x-k8s.io/v1alpha2',
+      patch: [
+        {
+          p: ['spec', 'infrastructureRef'],
+          v: {
+            apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha2',
+            kind: 'AWSMachine',
+            name: 'someone-elses',
+            namespace,
+          },
+        },
+        {
+          p: ['spec', 'bootstrap'],
+          v: {
+            configRef: {
+              apiVersion: 'bootstrap.cluster.x-k8s.io/v1alpha2',
+              kind: 'KubeadmConfig',
+              name: 'someone-elses',
+              namespace,
+            },
+          },
+        },
+      ],
+    };
+    const name = `${source.name}-controlplane-0`;
+    await mergePatch({
+      apiVersion: V1ALPHA1,
+      kind: 'Machine',
+      metadata: { name, namespace, annotations: { [CONVERSION_DATA]: JSON.stringify(stash) } },
+    });
+    const refused = await applyClusterMigration(options(namespace));
+    if (E.isRight(refused)) throw new Error('migrated a Machine with what its annotation said');
+    expect(refused.left).toEqual({
+      code: 'conversion',
+      message: `Machine ${namespace}/${name}: metadata.annotations.${CONVERSION_DATA}: a conversion stash (restores cluster.x-k8s.io/v1alpha2) on a v1alpha1 object read from the cluster: migrate writes none there, and converting with it would set fields of the migrated object (references included) from the annotation instead of from the object; remove the annotation, then plan again`,
+    });
+    expect(await planClusterMigration(options(namespace))).toEqual(refused);
+    expect(await listObjects(env.kubeConfig, V1ALPHA2, 'Machine', namespace)).toEqual([]);
   });
 
   it('a Cluster being deleted is not migrated: its Secrets are not re-owned, and verify does not ask for it, so prune can finish the deletion', async () => {

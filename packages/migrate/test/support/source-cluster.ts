@@ -65,6 +65,28 @@ export async function mergePatchAs(kubeConfig: KubeConfig, body: Record<string, 
   );
 }
 
+/**
+ * Every object of a kind in a namespace, as plain JSON. A 429 while the server (re)initializes
+ * a CRD's storage (the first request for a kind) is retried, as kubectl would.
+ */
+export async function listObjects(
+  kubeConfig: KubeConfig,
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+): Promise<Obj[]> {
+  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const page = await client.list(apiVersion, kind, namespace);
+      return JSON.parse(JSON.stringify(page.items)) as Obj[];
+    } catch (error) {
+      if ((error as { code?: number }).code !== 429 || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 export interface SourceCluster {
   readonly name: string;
   readonly namespace: string;
