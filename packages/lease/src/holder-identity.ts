@@ -8,6 +8,9 @@ import { LeaseConfigError } from './errors.js';
  */
 export const reservedHolderPrefix = 'kubeadm';
 
+/** A UTF-16 surrogate not part of a pair: with the `u` flag, only those match. */
+const loneSurrogate = /\p{Surrogate}/u;
+
 export function isReservedHolder(identity: string | undefined): boolean {
   return identity?.startsWith(reservedHolderPrefix) ?? false;
 }
@@ -15,7 +18,8 @@ export function isReservedHolder(identity: string | undefined): boolean {
 /**
  * Checks the identity a client will write as `holderIdentity`.
  *
- * @throws LeaseConfigError when it is empty, reserved, over 256 characters or holds control characters.
+ * @throws LeaseConfigError when it is empty, reserved, over 256 characters, holds control
+ *   characters or a lone surrogate.
  */
 export function checkHolderIdentity(identity: string): string {
   if (typeof identity !== 'string' || identity.trim() === '') {
@@ -30,6 +34,15 @@ export function checkHolderIdentity(identity: string): string {
   ) {
     throw new LeaseConfigError(
       `holder identity ${JSON.stringify(identity)} must be at most 256 characters without control characters (it is printed in every status)`,
+      'holderIdentity',
+    );
+  }
+  // (the API server decodes JSON as Go does, turning a lone surrogate into U+FFFD: the stored
+  // holder would never equal this identity, and the client would lock itself out of its own
+  // lease, refused as "held" by that other spelling until it expires)
+  if (loneSurrogate.test(identity)) {
+    throw new LeaseConfigError(
+      `holder identity ${JSON.stringify(identity)} is not well-formed Unicode (a lone surrogate): the API server would store it altered`,
       'holderIdentity',
     );
   }

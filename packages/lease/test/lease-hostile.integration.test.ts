@@ -85,4 +85,25 @@ describe.skipIf(noControlPlane())('hostile leases', () => {
       expect(held.signal.reason, label).toBe(lost);
     }
   });
+
+  it('refuses a holder identity with a lone surrogate, which the server would store altered', async () => {
+    // The server decodes JSON as Go does: a lone surrogate becomes U+FFFD, so the stored
+    // holder never equals the identity. Such a client created the lease, then was refused it
+    // as "held" by that other spelling: locked out of its own lease until it expired.
+    const api = env.kubeConfig.makeApiClient(CoordinationV1Api);
+    const node = nodeName('surrogate');
+    await createLease(node, { holderIdentity: 'agent-\ud800' });
+    expect((await stored(node))?.holderIdentity).toBe('agent-\ufffd');
+    await api.deleteNamespacedLease({ name: node, namespace: env.namespace });
+    for (const identity of ['agent-\ud800', '\udc00agent', 'a\udc00\ud800b']) {
+      expect(() => leaseClient(env.kubeConfig, env.namespace, identity)).toThrow(
+        expect.objectContaining({ code: 'invalid-config', path: 'holderIdentity' }),
+      );
+    }
+    // A well-formed pair (an emoji) round-trips and is accepted.
+    const emoji = leaseClient(env.kubeConfig, env.namespace, 'agent-\u{1f527}');
+    expect(await emoji.tryAcquire(node)).toMatchObject({ acquired: true, how: 'created' });
+    expect((await stored(node))?.holderIdentity).toBe('agent-\u{1f527}');
+    expect(await emoji.tryAcquire(node)).toMatchObject({ acquired: true, how: 'renewed' });
+  });
 });
