@@ -298,20 +298,35 @@ export async function describeCluster(
     }
     // One problem per Machine: each Node denoting an instance several Machines have is a
     // group of them all, and a problem per group and Machine was Machines × Nodes problems.
-    const contested = new Map<(typeof described)[number], { nodes: Set<string>; reasons: Set<string> }>();
+    // Groups whose Nodes denote the same Machines share one machines list (ProviderIDIndex):
+    // their Nodes are gathered per list, and each list is read once, so M Machines and N
+    // Nodes of one instance are M + N steps, not M × N (nor M sets of N names).
+    type Seen = { nodes: Set<string>; reasons: Set<string> };
+    const byList = new Map<readonly unknown[], Seen>();
     for (const group of report.ambiguous) {
+      let seen = byList.get(group.machines);
+      if (seen === undefined) {
+        seen = { nodes: new Set(), reasons: new Set() };
+        byList.set(group.machines, seen);
+      }
+      for (const n of group.nodes) seen.nodes.add(n.metadata?.name ?? '');
+      seen.reasons.add(group.reason);
+    }
+    const contested = new Map<(typeof described)[number], Seen[]>();
+    for (const group of report.ambiguous) {
+      const seen = byList.get(group.machines);
+      if (seen === undefined) continue;
+      // (each list once)
+      byList.delete(group.machines);
       for (const m of group.machines) {
         if ('undecoded' in m) continue;
-        let seen = contested.get(m);
-        if (seen === undefined) {
-          seen = { nodes: new Set(), reasons: new Set() };
-          contested.set(m, seen);
-        }
-        for (const n of group.nodes) seen.nodes.add(n.metadata?.name ?? '');
-        seen.reasons.add(group.reason);
+        const lists = contested.get(m);
+        if (lists === undefined) contested.set(m, [seen]);
+        else lists.push(seen);
       }
     }
-    for (const [m, { nodes, reasons }] of contested) {
+    for (const [m, lists] of contested) {
+      const { nodes, reasons } = lists.length === 1 ? lists[0]! : merged(lists);
       problems.push({
         object: label('Machine', m.machine),
         message: `ambiguous join with Node(s) ${firstOf(nodes)}: ${firstOf(reasons, 1, 'reasons')}`,
@@ -348,6 +363,17 @@ export async function describeCluster(
 }
 
 /** The first `shown` of `items`, comma-separated, and how many more there are. */
+/** The Nodes and reasons of several lists a Machine is in, each once, in order. */
+function merged(lists: readonly { nodes: Set<string>; reasons: Set<string> }[]) {
+  const nodes = new Set<string>();
+  const reasons = new Set<string>();
+  for (const list of lists) {
+    for (const n of list.nodes) nodes.add(n);
+    for (const r of list.reasons) reasons.add(r);
+  }
+  return { nodes, reasons };
+}
+
 function firstOf(items: ReadonlySet<string>, shown = 10, more = 'more'): string {
   const first = [...items].slice(0, shown).join(', ');
   return items.size > shown ? `${first} and ${items.size - shown} ${more}` : first;

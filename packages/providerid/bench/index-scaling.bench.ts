@@ -5,6 +5,8 @@
 // providerid-index-one-instance/80k-over-10k`: linear ≈ 8, quadratic ≈ 64.
 //
 //   pnpm --filter @capi-kit/providerid bench
+//
+// (and below: machines and nodes that all share one key)
 import { measureScaling } from '../../../scripts/bench-scaling.js';
 import { createProviderIDIndex } from '../dist/index.js';
 
@@ -21,5 +23,24 @@ await measureScaling('providerid-index-one-instance', 'machines and nodes', (siz
     const entries = sets[run++ % sets.length]!;
     const report = createProviderIDIndex(entries).match(entries);
     if (report.matched.length !== size) throw new Error(`matched ${report.matched.length} of ${size}`);
+  };
+});
+
+// Machines and nodes that all share one key (`aws:///zone-a/<id>`, as many of each): every
+// node denotes every machine, so the report has one ambiguous group per node. Each group
+// had a list of its own of every machine (and each node counted a claim on each machine):
+// M × N, 10,000 of each 100 million slots, and 40,000 ran out of memory. The nodes of one
+// key now share one list. `RATIO providerid-index-one-key/80k-over-10k`: linear ≈ 8.
+await measureScaling('providerid-index-one-key', 'machines and nodes', (size) => {
+  const sets = Array.from({ length: 3 }, () => {
+    const providerID = `aws:///zone-a/i-${(instance++).toString(16).padStart(17, '0')}`;
+    return Array.from({ length: size }, (_, i) => ({ providerID, item: i }));
+  });
+  let run = 0;
+  return () => {
+    const entries = sets[run++ % sets.length]!;
+    const report = createProviderIDIndex(entries).match(entries);
+    if (report.ambiguous.length !== size)
+      throw new Error(`${report.ambiguous.length} groups for ${size} nodes`);
   };
 });

@@ -28,7 +28,9 @@ export interface ProviderIDMatchReport<N, M> {
   readonly unmatchedMachines: M[];
   /**
    * Groups that cannot be paired one to one: a node that denotes several machines, or a
-   * machine denoted by several nodes. Each lists everything involved.
+   * machine denoted by several nodes. Each lists everything involved. Nodes that denote the
+   * same machines (the same key) share one frozen `machines` array: M machines and N nodes
+   * of one key are N groups over one list of M, not N lists of M.
    */
   readonly ambiguous: { readonly nodes: N[]; readonly machines: M[]; readonly reason: string }[];
 }
@@ -181,8 +183,10 @@ export class ProviderIDIndex<M> {
 
   // The slots of the machines a node with these keys denotes: one slot number, several (an
   // array), or NONE. A lone slot is returned as a number, so the common case
-  // allocates nothing.
-  #candidates(id: IdentityKeys): number | number[] {
+  // allocates nothing. `shared`: the array may be one the index keeps (a group, a split's
+  // list), for a caller that reads it before the next add and never changes it; without,
+  // every array is the caller's.
+  #candidates(id: IdentityKeys, shared = false): number | number[] {
     if (id.blank) return NONE;
     const own = this.#ownMap();
     let group: Group | undefined;
@@ -202,7 +206,7 @@ export class ProviderIDIndex<M> {
       // node denotes machines with the same qualifier, then those with none.
       return machine === id || !nodeQualified || machine!.key === id.key || isBare(machine!) ? group : NONE;
     }
-    if (!nodeQualified) return group.slice();
+    if (!nodeQualified) return shared ? group : group.slice();
     let all: number[];
     if (group.length <= FEW_SLOTS) {
       all = [];
@@ -210,7 +214,10 @@ export class ProviderIDIndex<M> {
       for (const i of group) if (isBare(keys[i]!)) all.push(i);
     } else {
       const split = this.#splitGroup(group);
-      all = [...(split.byKey.get(id.key) ?? []), ...split.bare];
+      const same = split.byKey.get(id.key);
+      // (qualified nodes of different keys that all denote only the bare machines share that list)
+      if (shared && (same === undefined || split.bare.length === 0)) all = same ?? split.bare;
+      else all = [...(same ?? []), ...split.bare];
     }
     // One slot is returned as its number, as from a group of one.
     return all.length === 0 ? NONE : all.length === 1 ? all[0]! : all;
@@ -262,22 +269,43 @@ export class ProviderIDIndex<M> {
     // What each node denotes: a slot, NONE, or (at most MULTI) the index MULTI - value of
     // its slot list in `multi`. Typed arrays: nothing per node for the collector to move.
     const claims = new Int32Array(list.length);
+    // Each distinct slot list once, with how many nodes denote it. A node's candidates
+    // depend on its key alone, so nodes of one key share one list (byKey): N nodes denoting
+    // the same M machines made N lists of M, and as many claim counts and report arrays
+    // (M × N; 20,000 of each: 400 million slots).
     const multi: number[][] = [];
+    const multiClaims: number[] = [];
+    const multiOf = new Map<number[], number>();
+    const byKey = new Map<string, number[]>();
     // How many nodes claim each machine, by slot index.
     const claimCount = new Uint32Array(items.length);
     for (let i = 0; i < list.length; i++) {
       const node = list[i]!;
-      const found = this.#candidates(this.#registry.identityKeys(node.providerID, this.#options));
+      const id = this.#registry.identityKeys(node.providerID, this.#options);
+      // (no lookup at all until some node denotes several machines)
+      const found =
+        (byKey.size === 0 || id.blank ? undefined : byKey.get(id.key)) ?? this.#candidates(id, true);
       if (typeof found === 'number') {
         claims[i] = found;
         if (found === NONE) unmatchedNodes.push(node.item);
         else claimCount[found]!++;
-      } else {
-        claims[i] = MULTI - multi.length;
-        multi.push(found);
-        for (const slot of found) claimCount[slot]!++;
+        continue;
       }
+      byKey.set(id.key, found);
+      let m = multiOf.get(found);
+      if (m === undefined) {
+        m = multi.push(found) - 1;
+        multiClaims.push(0);
+        multiOf.set(found, m);
+      }
+      multiClaims[m]!++;
+      claims[i] = MULTI - m;
     }
+    for (let m = 0; m < multi.length; m++) for (const slot of multi[m]!) claimCount[slot]! += multiClaims[m]!;
+    // Each distinct list's machines, made once and frozen: the groups of its nodes share it;
+    // and one reason per providerID string (which determines the list).
+    const multiMachines: M[][] = new Array(multi.length);
+    const multiReasons = new Map<string, string>();
 
     // Sized for every node and cut to the pairs written: no copies while it grows.
     const matched: MatchedPair<N, M>[] = new Array(list.length);
@@ -290,12 +318,15 @@ export class ProviderIDIndex<M> {
       if (found === NONE) continue;
       const node = list[i]!;
       if (found <= MULTI) {
-        const slots = multi[MULTI - found]!;
-        ambiguous.push({
-          nodes: [node.item],
-          machines: slots.map((m) => items[m]!),
-          reason: `node providerID ${quoteInput(node.providerID)} denotes ${slots.length} machines`,
-        });
+        const m = MULTI - found;
+        const slots = multi[m]!;
+        multiMachines[m] ??= Object.freeze(slots.map((slot) => items[slot]!)) as M[];
+        let reason = multiReasons.get(node.providerID);
+        if (reason === undefined) {
+          reason = `node providerID ${quoteInput(node.providerID)} denotes ${slots.length} machines`;
+          multiReasons.set(node.providerID, reason);
+        }
+        ambiguous.push({ nodes: [node.item], machines: multiMachines[m], reason });
         continue;
       }
       if (claimCount[found] === 1) {

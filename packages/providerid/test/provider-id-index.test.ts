@@ -228,6 +228,63 @@ describe('ProviderIDIndex.match', () => {
   }
   const ids = fc.array(fc.constantFrom(...COLLIDING_IDS, ' '), { maxLength: 10 });
 
+  it('keeps one list of the machines that the nodes of one key denote, not one per node', () => {
+    // M machines and N nodes of one key made N lists of M (and counted M × N claims). Here:
+    // half the machines in region r1, half without region; N nodes in r1 (each denotes all
+    // of them), N without region (all), and N in N other regions (each: the unqualified half).
+    const M = 2_000;
+    const N = 2_000;
+    const machines = Array.from({ length: M }, (_, i) => ({
+      providerID: i % 2 === 0 ? 'regional://r1/a' : 'regional:///a',
+      item: `m${i}`,
+    }));
+    const nodes = [
+      ...Array.from({ length: N }, (_, i) => ({ providerID: 'regional://r1/a', item: `r1-${i}` })),
+      ...Array.from({ length: N }, (_, i) => ({ providerID: 'regional:///a', item: `bare-${i}` })),
+      ...Array.from({ length: N }, (_, i) => ({ providerID: `regional://z${i}/a`, item: `z${i}` })),
+    ];
+    const report = new ProviderIDIndex(registry, machines).match(nodes);
+    expect(report.matched).toEqual([]);
+    expect(report.unmatchedMachines).toEqual([]);
+    expect(report.ambiguous).toHaveLength(3 * N);
+    const lengths = report.ambiguous.map((g) => g.machines.length);
+    expect(lengths.slice(0, N).every((n) => n === M)).toBe(true);
+    expect(lengths.slice(N, 2 * N).every((n) => n === M)).toBe(true);
+    expect(lengths.slice(2 * N).every((n) => n === M / 2)).toBe(true);
+    expect(report.ambiguous.map((g) => g.nodes.length).every((n) => n === 1)).toBe(true);
+    // The machines listed, counted once per distinct list: linear in M, not M × N.
+    const lists = new Set(report.ambiguous.map((g) => g.machines));
+    expect(lists.size).toBe(3);
+    expect([...lists].reduce((sum, list) => sum + list.length, 0)).toBe(M + M + M / 2);
+    // Shared, so not to be changed by one group's reader
+    for (const list of lists) expect(Object.isFrozen(list)).toBe(true);
+  });
+
+  it('reports what counting every claim first reports, with groups past a few machines', () => {
+    // Groups larger than a few slots are split by key, and the lists nodes share come from there.
+    const region = fc.constantFrom('', 'r1', 'r2', 'r3');
+    const regions = fc.array(region, { maxLength: 30 });
+    fc.assert(
+      fc.property(regions, regions, (machineRegions, nodeRegions) => {
+        const machines = machineRegions.map((r, i) => ({ providerID: `regional://${r}/a`, item: `m${i}` }));
+        const nodes = nodeRegions.map((r, i) => ({ providerID: `regional://${r}/a`, item: `n${i}` }));
+        const index = new ProviderIDIndex(registry, machines);
+        const report = index.match(nodes);
+        expect({
+          matched: report.matched.map(({ node, machine, nodeProviderID }) => ({
+            node,
+            machine,
+            nodeProviderID,
+          })),
+          unmatchedNodes: report.unmatchedNodes,
+          unmatchedMachines: report.unmatchedMachines,
+          ambiguous: report.ambiguous.map(({ nodes, machines }) => ({ nodes, machines })),
+        }).toEqual(reference(index, machines, nodes));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('reports what counting every claim first reports', () => {
     fc.assert(
       fc.property(ids, ids, (machineIDs, nodeIDs) => {
