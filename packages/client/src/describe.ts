@@ -127,13 +127,16 @@ const label = (kind: string, o: { metadata?: { namespace?: string; name?: string
  * failed machines, ambiguous joins, stale owners, objects that do not decode, and why the
  * workload cluster could not be read.
  *
- * Left only when the Cluster cannot be read: `not-found` when no served version has it.
+ * Left only when the Cluster cannot be read (`not-found` when no served version has it), or
+ * an option cannot be used (`invalid-option`, before any request).
  */
 export async function describeCluster(
   client: CapiClient,
   name: string,
   options: DescribeClusterOptions = {},
 ): Promise<E.Either<ClientError, ClusterDescription>> {
+  const invalid = optionProblem(options);
+  if (invalid !== undefined) return E.left(invalid);
   const namespace = options.namespace ?? 'default';
   const problems: Problem[] = [];
 
@@ -363,6 +366,40 @@ export async function describeCluster(
 }
 
 /** The first `shown` of `items`, comma-separated, and how many more there are. */
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+// (the largest delay a timer takes)
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Why an option of describeCluster cannot be used, if one cannot. The lease namespace goes
+ * into request paths and the lease client threw on a bad one (and on a bad request timeout):
+ * describeCluster rejected with a LeaseConfigError once a Machine had joined its Node, and
+ * before that `..` listed every namespace's leases.
+ */
+function optionProblem(options: DescribeClusterOptions): ClientError | undefined {
+  const location = options.leaseLocation;
+  if (location !== undefined) {
+    const namespace: unknown = location.namespace;
+    if (typeof namespace !== 'string' || namespace.length > 63 || !DNS1123_LABEL.test(namespace))
+      return {
+        code: 'invalid-option',
+        path: 'leaseLocation.namespace',
+        message: `leaseLocation.namespace ${typeof namespace === 'string' ? JSON.stringify(namespace) : `(a ${typeof namespace})`} is not a valid namespace (a DNS-1123 label: lowercase letters, digits and '-', at most 63 characters)`,
+      };
+  }
+  const timeout: unknown = options.leaseRequestTimeoutMs;
+  if (
+    timeout !== undefined &&
+    !(Number.isInteger(timeout) && (timeout as number) >= 1 && (timeout as number) <= MAX_TIMER_MS)
+  )
+    return {
+      code: 'invalid-option',
+      path: 'leaseRequestTimeoutMs',
+      message: `leaseRequestTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (got ${String(timeout)})`,
+    };
+  return undefined;
+}
+
 /** The Nodes and reasons of several lists a Machine is in, each once, in order. */
 function merged(lists: readonly { nodes: Set<string>; reasons: Set<string> }[]) {
   const nodes = new Set<string>();

@@ -76,6 +76,12 @@ export type ClientError =
       readonly message: string;
     }
   | {
+      /** An option the caller gave cannot be used; checked before any request. `path` names it. */
+      readonly code: 'invalid-option';
+      readonly path: string;
+      readonly message: string;
+    }
+  | {
       /** The server's list is no list of objects: `items` is not an array, or an item is not an object. */
       readonly code: 'malformed-list';
       readonly target: ObjectRef;

@@ -1,6 +1,6 @@
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { medik8sLeases, NodeLeaseClient } from '@capi-kit/lease';
+import { medik8sLeases, NodeLeaseClient, nodeNamedLeases } from '@capi-kit/lease';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapiClient, connect, describeCluster, workloadKubeConfig } from '../src/index.js';
@@ -258,6 +258,39 @@ describe.skipIf(noControlPlane('private-local'))(
           message: expect.stringMatching(/nodes unknown: .* cannot be read: .*HTTP 403 Forbidden/),
         },
       ]);
+    });
+
+    it('a lease namespace or lease request timeout that cannot be used is an invalid-option error, not a throw', async () => {
+      // (the prod Cluster has Machines joined to Nodes: their leases were looked up by name,
+      // and the lease client threw a LeaseConfigError out of describeCluster)
+      const ns = management.namespace;
+      for (const bad of ['..', 'Not_A_Namespace', '', 'a'.repeat(64)]) {
+        const error = unwrapLeft(
+          await describeCluster(client, 'prod', { namespace: ns, leaseLocation: nodeNamedLeases(bad) }),
+        );
+        expect(error).toEqual({
+          code: 'invalid-option',
+          path: 'leaseLocation.namespace',
+          message: expect.stringContaining(
+            `leaseLocation.namespace ${JSON.stringify(bad)} is not a valid namespace`,
+          ),
+        });
+      }
+      for (const bad of [0, -1, 1.5, 2 ** 31]) {
+        const error = unwrapLeft(
+          await describeCluster(client, 'prod', { namespace: ns, leaseRequestTimeoutMs: bad }),
+        );
+        expect(error).toMatchObject({ code: 'invalid-option', path: 'leaseRequestTimeoutMs' });
+        expect(error.message).toContain(`(got ${bad})`);
+      }
+      // A good one still describes, leases and all
+      const described = unwrap(
+        await describeCluster(client, 'prod', {
+          namespace: ns,
+          leaseLocation: nodeNamedLeases('kube-node-maintenance'),
+        }),
+      );
+      expect(described.machines.some((m) => m.maintenance !== null)).toBe(true);
     });
 
     it('a Node whose name gives no lease name in the layout is under no lease; the others keep theirs', async () => {
