@@ -275,6 +275,19 @@ function addInsecureSkipTlsVerify(clusters: unknown, into: Map<string, unknown>)
   }
 }
 
+/** Records `path` as where each context of `contexts` (a file's, as written) is defined, unless an earlier file defined it. */
+function addContextSources(
+  contexts: unknown,
+  path: string,
+  into: Map<string, { path: string; contexts: unknown[] }>,
+): void {
+  if (!Array.isArray(contexts)) return;
+  for (const entry of contexts as { name?: unknown }[]) {
+    const name = entry?.name;
+    if (typeof name === 'string' && !into.has(name)) into.set(name, { path, contexts });
+  }
+}
+
 /** Why a cluster's `insecure-skip-tls-verify` of `value` (neither true nor false) is refused. */
 function insecureProblem(cluster: string, value: unknown): string {
   const quoted = (text: string) => JSON.stringify(printable(shortened(text)));
@@ -340,6 +353,8 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
   const unreadableTokenFiles = new Map<string, string>();
   // Each cluster's insecure-skip-tls-verify as written, by name (the first definition, as merged)
   const insecureSkipTlsVerify = new Map<string, unknown>();
+  // Each context's file and that file's contexts as written, by name (the first definition, as merged)
+  const contextSources = new Map<string, { path: string; contexts: unknown[] }>();
   for (const [index, path] of files.entries()) {
     if (!isFile(path))
       throw new KubeconfigError(
@@ -355,6 +370,7 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
     if (problem !== undefined) throw new KubeconfigError('kubeconfig-invalid', problem);
     const tokenFiles = tokenFilesOf((document.value as { users?: unknown }).users, dirname(path));
     addInsecureSkipTlsVerify((document.value as { clusters?: unknown }).clusters, insecureSkipTlsVerify);
+    addContextSources((document.value as { contexts?: unknown }).contexts, path, contextSources);
     const one = index === 0 ? kubeConfig : new KubeConfig();
     try {
       // client-node loads the value checked here, not the file's text again: its YAML parser
@@ -400,7 +416,18 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
   if (insecure !== undefined && insecure !== null && typeof insecure !== 'boolean')
     throw new KubeconfigError('kubeconfig-invalid', insecureProblem(current, insecure));
   // (loaded with the command: start-up loads no client code — see cluster-client.ts)
-  const { currentUserProblem, serverUrlProblem } = await import('@capi-kit/client');
+  const { contextFieldProblem, currentUserProblem, serverUrlProblem } = await import('@capi-kit/client');
+  // (client-node took a context's `user: false` or `0` as no user, and `namespace: 0` as none)
+  const currentContext = kubeConfig.getCurrentContext();
+  const source = currentContext ? contextSources.get(currentContext) : undefined;
+  const fieldProblem =
+    source === undefined
+      ? undefined
+      : contextFieldProblem(source.contexts, currentContext, (text) =>
+          JSON.stringify(printable(shortened(text))),
+        );
+  if (source !== undefined && fieldProblem !== undefined)
+    throw new KubeconfigError('kubeconfig-invalid', `kubeconfig ${source.path}: ${fieldProblem}`);
   // (client-node took a user the context names but users lacks as none: every request went anonymous)
   const userProblem = currentUserProblem(kubeConfig, (text) => JSON.stringify(printable(shortened(text))));
   if (userProblem !== undefined)

@@ -530,6 +530,57 @@ current-context: good
     });
   });
 
+  it('a user of false or 0 is refused, naming the file and field (client-node took it as no user: anonymous)', async () => {
+    for (const [name, value, shown] of [
+      ['user-false', 'false', 'false (a boolean)'],
+      ['user-zero', '0', '0 (a number)'],
+    ] as const) {
+      const path = withContext(name, `{cluster: c, user: ${value}}`);
+      await expect(loadKubeConfig(captureIO('', { KUBECONFIG: path }).io), name).rejects.toMatchObject({
+        code: 'kubeconfig-invalid',
+        message: `kubeconfig ${path}: contexts[0].context.user of context "prod" is ${shown}, not a user's name: client-node took it as no user (every request went anonymous)`,
+      });
+      // every command that reads a cluster, and a workload kubeconfig given to describe
+      for (const argv of [
+        ['get', 'machines'],
+        ['describe', 'cluster', 'c1'],
+      ]) {
+        const c = captureIO('', { KUBECONFIG: path });
+        expect(await main(argv, c.io), argv.join(' ')).toBe(3);
+        expect(c.stderr()).toContain(
+          `kubeconfig ${path}: contexts[0].context.user of context "prod" is ${shown}`,
+        );
+        expect(c.stdout()).toBe('');
+      }
+      const c = captureIO('', { KUBECONFIG: withContext(`${name}-ok`, '{cluster: c, user: u}') });
+      expect(await main(['describe', 'cluster', 'c1', '--workload-kubeconfig', path], c.io)).toBe(3);
+      expect(c.stderr()).toBe(
+        `capi-kit describe: kubeconfig ${path}: contexts[0].context.user of context "prod" is ${shown}, not a user's name: client-node took it as no user (every request went anonymous)\n`,
+      );
+    }
+  });
+
+  it('a namespace of 0 is refused, naming the file and field (client-node took it as none: default)', async () => {
+    const path = withContext('namespace-zero', '{cluster: c, user: u, namespace: 0}');
+    await expect(loadKubeConfig(captureIO('', { KUBECONFIG: path }).io)).rejects.toMatchObject({
+      code: 'kubeconfig-invalid',
+      message: `kubeconfig ${path}: contexts[0].context.namespace of context "prod" is 0 (a number), not a namespace: client-node took it as no namespace (the command used "default")`,
+    });
+  });
+
+  it('the file that defines the context is named; a context the command does not use is not minded', async () => {
+    const bad = withContext('user-false-later', '{cluster: c, user: false}');
+    const good = withContext('user-good-first', '{cluster: c, user: u}');
+    // (the first file's context "prod" wins, as merged)
+    const config = await loadKubeConfig(captureIO('', { KUBECONFIG: [good, bad].join(delimiter) }).io);
+    expect(config.getCurrentUser()?.name).toBe('u');
+    await expect(
+      loadKubeConfig(captureIO('', { KUBECONFIG: [bad, good].join(delimiter) }).io),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(new RegExp(`^kubeconfig ${bad}: contexts\\[0\\]`)),
+    });
+  });
+
   it('a context with no user, or an empty one, is anonymous on purpose, as in kubectl', async () => {
     for (const [name, context] of [
       ['no-user', '{cluster: c}'],

@@ -62,7 +62,12 @@ export {
   type ResourceInfo,
   resourceInfo,
 } from './resources.js';
-export { currentUserProblem, type KubeConfigContexts, serverUrlProblem } from './served-kubeconfig.js';
+export {
+  contextFieldProblem,
+  currentUserProblem,
+  type KubeConfigContexts,
+  serverUrlProblem,
+} from './served-kubeconfig.js';
 export { VersionView, type ViewListResult } from './version-view.js';
 export {
   type ClusterRef,

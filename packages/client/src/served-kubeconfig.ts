@@ -42,7 +42,44 @@ export function servedKubeconfigText(text: string): E.Either<string, string> {
         );
     }
   }
+  const current = config['current-context'];
+  const contextProblem =
+    typeof current === 'string' ? contextFieldProblem(config.contexts, current) : undefined;
+  if (contextProblem !== undefined) return E.left(contextProblem);
   return E.right(JSON.stringify(config));
+}
+
+/** The fields of a context client-node reads as `value || undefined`, and what each names. */
+const DROPPED_CONTEXT_FIELDS = [
+  ['user', "a user's name", 'no user (every request went anonymous)'],
+  ['namespace', 'a namespace', 'no namespace (the command used "default")'],
+] as const;
+
+/**
+ * Why context `name` of a kubeconfig as written (`contexts`, the parsed list, before
+ * client-node loads it) cannot be used, if it cannot, as a phrase naming the field
+ * (`contexts[0].context.user of context "prod" is false, …`). client-node reads a context's
+ * `user` and `namespace` as `value || undefined`, so `user: false` or `user: 0` became no user
+ * and every request went anonymous, and `namespace: 0` the `default` namespace; kubectl
+ * refuses both as the wrong type. The first context of that name is the one used. `quote`
+ * renders a name.
+ */
+export function contextFieldProblem(
+  contexts: unknown,
+  name: string,
+  quote: (text: string) => string = JSON.stringify,
+): string | undefined {
+  if (!Array.isArray(contexts)) return undefined;
+  const i = contexts.findIndex((c) => isPlainObject(c) && c.name === name);
+  const context = i < 0 ? undefined : (contexts[i] as Record<string, unknown>).context;
+  if (!isPlainObject(context)) return undefined;
+  for (const [field, expected, taken] of DROPPED_CONTEXT_FIELDS) {
+    const value = context[field];
+    // (other values client-node keeps as they are, and they are refused once loaded)
+    if (value === undefined || value === null || typeof value === 'string' || value) continue;
+    return `contexts[${i}].context.${field} of context ${quote(name)} is ${String(value)} (${typeName(value)}), not ${expected}: client-node took it as ${taken}`;
+  }
+  return undefined;
 }
 
 /**

@@ -27,6 +27,16 @@ export type WorkloadKubeConfigError =
       readonly message: string;
     }
   | {
+      /**
+       * The Cluster's name or namespace (`path`: `metadata.name`, `metadata.namespace`) cannot
+       * name the Secret: a `/`, upper case, … No request is made.
+       */
+      readonly code: 'invalid-cluster-ref';
+      readonly secret: string;
+      readonly path: string;
+      readonly message: string;
+    }
+  | {
       /** The Secret is there, but `path` does not hold a usable kubeconfig. */
       readonly code: 'kubeconfig-secret-malformed';
       readonly secret: string;
@@ -40,6 +50,39 @@ export interface ClusterRef {
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const isLabel = (name: string) => name.length <= 63 && DNS1123_LABEL.test(name);
+const isSubdomain = (name: string) =>
+  name.length <= 253 && name.split('.').every((part) => DNS1123_LABEL.test(part));
+
+/**
+ * Why a Cluster's name or namespace cannot name its kubeconfig Secret, if it cannot. Both go
+ * into the request path: a name with a `/` (a spec.clusterName, which the API server does not
+ * check) was read as a Secret that does not exist.
+ */
+function clusterRefProblem(
+  name: string,
+  namespace: string,
+  secret: string,
+): E.Either<WorkloadKubeConfigError, never> | undefined {
+  const quote = JSON.stringify;
+  if (!isLabel(namespace))
+    return E.left({
+      code: 'invalid-cluster-ref',
+      secret,
+      path: 'metadata.namespace',
+      message: `the workload cluster's namespace ${quote(namespace)} is not a valid namespace (lowercase letters, digits and '-', at most 63 characters)`,
+    });
+  const secretName = kubeconfigSecretName(name);
+  if (!isSubdomain(secretName))
+    return E.left({
+      code: 'invalid-cluster-ref',
+      secret,
+      path: 'metadata.name',
+      message: `the workload cluster's name ${quote(name)} is not a valid Cluster name: its kubeconfig Secret would be ${quote(secretName)}, not a valid Secret name (lowercase letters, digits, '-' and '.', at most 253 characters)`,
+    });
+  return undefined;
+}
 
 /**
  * Builds a KubeConfig for a Cluster's workload cluster from the `<cluster>-kubeconfig`
@@ -53,6 +96,8 @@ export async function workloadKubeConfig(
   const name = kubeconfigSecretName(cluster.metadata?.name ?? '');
   const namespace = cluster.metadata?.namespace ?? 'default';
   const secret = `${namespace}/${name}`;
+  const refProblem = clusterRefProblem(cluster.metadata?.name ?? '', namespace, secret);
+  if (refProblem !== undefined) return refProblem;
   const malformed = (path: string, why: string): E.Either<WorkloadKubeConfigError, KubeConfig> =>
     E.left({
       code: 'kubeconfig-secret-malformed',

@@ -88,6 +88,22 @@ describe.skipIf(noControlPlane())(
         kubeconfig({ token: 't' }).replace('"cluster":"w"', '"cluster":"w2"'),
         `the kubeconfig's context "c" names cluster "w2", which is not in clusters`,
       ],
+      // client-node read a context's user as `user || undefined`: false and 0 went anonymous
+      [
+        'user-false',
+        kubeconfig({ token: 't' }).replace('"user":"u"}', '"user":false}'),
+        `data.value: contexts[0].context.user of context "c" is false (a boolean), not a user's name`,
+      ],
+      [
+        'user-zero',
+        kubeconfig({ token: 't' }).replace('"user":"u"}', '"user":0}'),
+        `data.value: contexts[0].context.user of context "c" is 0 (a number), not a user's name`,
+      ],
+      [
+        'namespace-zero',
+        kubeconfig({ token: 't' }).replace('"user":"u"}', '"user":"u","namespace":0}'),
+        'data.value: contexts[0].context.namespace of context "c" is 0 (a number), not a namespace',
+      ],
     ];
 
     beforeAll(async () => {
@@ -111,6 +127,29 @@ describe.skipIf(noControlPlane())(
       expect(error).toMatchObject({ code: 'kubeconfig-secret-malformed', path: 'data.value' });
       expect(error.message).toContain(message);
       expect(error.message).not.toContain('S3CRET');
+    });
+
+    it('a cluster name that cannot name a Secret is refused as such, not read as a missing Secret', async () => {
+      // (a spec.clusterName is not checked by the API server: "a/b" was "Secret ns/a/b-kubeconfig does not exist")
+      const ns = env.namespace;
+      for (const name of ['a/b', 'exec/x', '', 'Upper', 'a'.repeat(250)]) {
+        const error = unwrapLeft(
+          await workloadKubeConfig(env.kubeConfig, { metadata: { name, namespace: ns } }),
+        );
+        expect(error, name).toEqual({
+          code: 'invalid-cluster-ref',
+          secret: `${ns}/${name}-kubeconfig`,
+          path: 'metadata.name',
+          message: `the workload cluster's name ${JSON.stringify(name)} is not a valid Cluster name: its kubeconfig Secret would be ${JSON.stringify(`${name}-kubeconfig`)}, not a valid Secret name (lowercase letters, digits, '-' and '.', at most 253 characters)`,
+        });
+      }
+      for (const namespace of ['..', 'a/b', 'Upper']) {
+        const error = unwrapLeft(
+          await workloadKubeConfig(env.kubeConfig, { metadata: { name: 'exec', namespace } }),
+        );
+        expect(error, namespace).toMatchObject({ code: 'invalid-cluster-ref', path: 'metadata.namespace' });
+        expect(error.message).toContain(`namespace ${JSON.stringify(namespace)} is not a valid namespace`);
+      }
     });
 
     it('describe cluster does not run the command of a kubeconfig Secret', async () => {
