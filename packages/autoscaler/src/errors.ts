@@ -36,6 +36,8 @@ export type NodeGroupErrorCode =
   | 'under-maintenance'
   /** The group's resource no longer exists. */
   | 'node-group-gone'
+  /** A `capacity.cluster-autoscaler.kubernetes.io/…` annotation of the group does not parse. */
+  | 'invalid-capacity-annotation'
   /** Bounds of a candidate resource do not parse (cluster-autoscaler then lists no groups). */
   | 'invalid-scaling-bounds'
   /** createNodeGroupProvider's options are wrong (an auto-discovery spec that does not parse). */

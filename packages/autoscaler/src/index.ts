@@ -4,6 +4,7 @@
  * - Pure functions with CA 1.20's rules: `parseScalingBounds`, `clusterNameOf`,
  *   `parseAutoDiscoverySpec`, `allowedByAutoDiscovery`, `nodeGroupBoundsOf`, the
  *   failed-machine placeholders and the annotation keys.
+ * - Scale from zero (CA ≥ 1.25): `parseCapacityAnnotations`, `instanceCapacityOf`, `templateNodeOf`.
  * - `createNodeGroupProvider(options)`: node groups over live management and workload
  *   clusters (see docs/autoscaler.md).
  */
@@ -15,6 +16,17 @@ export {
   parseAutoDiscovery,
   parseAutoDiscoverySpec,
 } from './auto-discovery.js';
+export {
+  type CapacityAnnotationError,
+  capacityAnnotations,
+  defaultMaxPods,
+  type InstanceCapacity,
+  instanceCapacityOf,
+  parseCapacityAnnotations,
+  type TemplateNode,
+  type TemplateTaint,
+  templateNodeOf,
+} from './capacity.js';
 export { clusterNameOf } from './cluster-name.js';
 export { nodeGroupBoundsOf } from './eligibility.js';
 export { NodeGroupError, type NodeGroupErrorCode } from './errors.js';

@@ -10,6 +10,7 @@ import {
   type LeaseInspection,
   type NodeLeaseObserver,
 } from '@capi-kit/lease';
+import { instanceCapacityOf, type TemplateNode, templateNodeOf } from './capacity.js';
 import { retryOnConflict } from './conflict-retry.js';
 import { goQuote, goQuoteInt, NodeGroupError } from './errors.js';
 import { isNotFound, type ManagementApi } from './management-api.js';
@@ -114,6 +115,29 @@ export class NodeGroup {
   async targetSize(): Promise<number> {
     const scale = await this.#context.api.getScale(this.kind, this.namespace, this.name);
     return scale.spec?.replicas ?? 0;
+  }
+
+  /**
+   * The Node a new machine of this group becomes, from the group's
+   * `capacity.cluster-autoscaler.kubernetes.io/…` annotations (scale from zero, as
+   * cluster-autoscaler ≥ 1.25's TemplateNodeInfo); null when they give no cpu and memory.
+   * Throws a NodeGroupError `invalid-capacity-annotation` (with the annotation's `path`)
+   * when one does not parse.
+   */
+  templateNode(): TemplateNode | null {
+    const resource = this.#context.snapshot().groups.get(this.id)?.resource;
+    if (resource === undefined)
+      throw new NodeGroupError('node-group-gone', `node group ${this.id} no longer exists`, {
+        group: this.id,
+      });
+    const capacity = instanceCapacityOf(resource);
+    if (capacity._tag === 'Left')
+      throw new NodeGroupError(
+        'invalid-capacity-annotation',
+        `${this.kind} ${this.namespace}/${this.name}: ${capacity.left.message}`,
+        { group: this.id, path: capacity.left.path },
+      );
+    return capacity.right === null ? null : templateNodeOf(resource, capacity.right);
   }
 
   /** `<id> (min: %d, max: %d, replicas: %d)`, cluster-autoscaler's Debug(). */

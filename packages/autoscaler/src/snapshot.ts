@@ -6,6 +6,7 @@
  */
 import { ProviderIDIndex, type ProviderIDRegistry } from '@capi-kit/providerid';
 import { type AutoDiscoverySpec, allowedByAutoDiscovery } from './auto-discovery.js';
+import { instanceCapacityOf } from './capacity.js';
 import { type ClusterScope, inNodeCluster } from './cluster-scope.js';
 import { nodeGroupBoundsOf } from './eligibility.js';
 import { clusterNamespaceAnnotation, machineAnnotations } from './keys.js';
@@ -47,6 +48,7 @@ export interface Problem {
     | 'stale-owner-uid'
     | 'unknown-owner'
     | 'invalid-scaling-bounds'
+    | 'invalid-capacity-annotation'
     | 'ambiguous-provider-id'
     | 'undecodable-object'
     | 'workload-unavailable';
@@ -322,6 +324,16 @@ export class Snapshot {
       });
       return;
     }
+    // A capacity annotation that does not parse keeps a group at zero from scaling up and
+    // fails its templateNode(): say so rather than let the group vanish without a word.
+    const capacity = instanceCapacityOf(resource);
+    if (capacity._tag === 'Left')
+      this.problems.push({
+        code: 'invalid-capacity-annotation',
+        object: label(kind, resource),
+        path: capacity.left.path,
+        message: `${label(kind, resource)}: ${capacity.left.message}`,
+      });
     if (bounds.right === null) return;
     const namespace = namespaceOf(resource);
     const name = nameOf(resource);

@@ -144,7 +144,7 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       // The deployment's own MachineSet is not a group of its own.
       expect(ids).not.toContain(`MachineSet/${objects.namespace}/${md.set.metadata.name}`);
       expect(ids).not.toContain(fixed.id); // no room to scale
-      expect(ids).not.toContain(zero.id); // 0 replicas, as cluster-autoscaler 1.20
+      expect(ids).not.toContain(zero.id); // 0 replicas and no capacity annotations to scale from
       const g = groupOf(p, md.id);
       expect([g.minSize, g.maxSize, await g.targetSize()]).toEqual([1, 5, 2]);
       expect((await g.nodes()).map((n) => n.id).sort()).toEqual(
@@ -305,6 +305,94 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
         ...after,
         metadata: { ...after.metadata, finalizers: [] },
       });
+    });
+  });
+
+  describe('scale from zero', () => {
+    let objects: ClusterObjects;
+    beforeAll(() => {
+      objects = new ClusterObjects(management.kubeConfig, 'cluster.x-k8s.io/v1alpha2', management.namespace);
+    });
+    const capacity = (more: Record<string, string> = {}) => ({
+      'capacity.cluster-autoscaler.kubernetes.io/cpu': '4',
+      'capacity.cluster-autoscaler.kubernetes.io/memory': '16Gi',
+      'capacity.cluster-autoscaler.kubernetes.io/labels': 'pool=gpu,example.com/tier=batch',
+      'capacity.cluster-autoscaler.kubernetes.io/taints': 'spot=true:NoSchedule',
+      ...more,
+    });
+
+    it('a group at zero with capacity annotations is a group with a template node; a bad one is reported', async () => {
+      const good = await objects.machineDeployment(unique('zero'), 0, {
+        ...objects.bounds(0, 3),
+        ...capacity(),
+      });
+      const bad = await objects.machineDeployment(unique('zero-bad'), 0, {
+        ...objects.bounds(0, 3),
+        ...capacity({ 'capacity.cluster-autoscaler.kubernetes.io/memory': '16 GB' }),
+      });
+      const plain = await objects.machineDeployment(unique('zero-plain'), 0, objects.bounds(0, 3));
+      const p = await provider('cluster.x-k8s.io/v1alpha2');
+      const id = (o: Created) => `MachineDeployment/${objects.namespace}/${o.metadata.name}`;
+      const ids = p.nodeGroups().map((g) => g.id);
+      expect(ids).toContain(id(good));
+      expect(ids).not.toContain(id(bad));
+      expect(ids).not.toContain(id(plain));
+      const memoryPath = 'metadata.annotations["capacity.cluster-autoscaler.kubernetes.io/memory"]';
+      expect(p.problems().filter((x) => x.code === 'invalid-capacity-annotation')).toEqual([
+        {
+          code: 'invalid-capacity-annotation',
+          object: `MachineDeployment ${objects.namespace}/${bad.metadata.name}`,
+          path: memoryPath,
+          message:
+            `MachineDeployment ${objects.namespace}/${bad.metadata.name}: invalid capacity annotation: ` +
+            `${memoryPath}: "16 GB": not a quantity: unknown suffix " GB" (expected Ki, Mi, Gi, Ti, Pi, Ei, ` +
+            'n, u, m, k, M, G, T, P, E or an exponent)',
+        },
+      ]);
+
+      const g = groupOf(p, id(good));
+      const template = g.templateNode();
+      expect(template).toMatchObject({
+        metadata: {
+          name: `${good.metadata.name}-template`,
+          labels: { pool: 'gpu', 'example.com/tier': 'batch', 'kubernetes.io/os': 'linux' },
+        },
+        spec: { taints: [{ key: 'spot', value: 'true', effect: 'NoSchedule' }] },
+        status: { capacity: { cpu: '4', memory: '16Gi', pods: '110' } },
+      });
+      // The API server takes the template as a Node: its labels, taints and quantities are valid.
+      const core = workload.kubeConfig.makeApiClient(CoreV1Api);
+      const served = await core.createNode({ body: structuredClone(template) as never });
+      expect(served.metadata?.labels).toEqual(template!.metadata.labels);
+      // (the server adds node.kubernetes.io/not-ready to a new Node)
+      expect(served.spec?.taints).toEqual(expect.arrayContaining([...template!.spec.taints!]));
+      expect(served.status?.capacity).toEqual({ cpu: '4', memory: '16Gi', pods: '110' });
+      await core.deleteNode({ name: served.metadata!.name! });
+
+      await g.increaseSize(1);
+      expect(await objects.replicas('MachineDeployment', good.metadata.name)).toBe(1);
+
+      // Above zero the other two are groups again: the bad one's template node says what is
+      // wrong, the plain one has none.
+      for (const o of [bad, plain]) {
+        const current = await objects.get('MachineDeployment', o.metadata.name);
+        await objects.replace('MachineDeployment', o.metadata.name, {
+          ...current,
+          spec: { ...current.spec, replicas: 1 },
+        });
+      }
+      await until(() =>
+        expect(p.nodeGroups().map((x) => x.id)).toEqual(expect.arrayContaining([id(bad), id(plain)])),
+      );
+      expect(groupOf(p, id(plain)).templateNode()).toBeNull();
+      let thrown: unknown;
+      try {
+        groupOf(p, id(bad)).templateNode();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(NodeGroupError);
+      expect(thrown).toMatchObject({ code: 'invalid-capacity-annotation', path: memoryPath });
     });
   });
 
