@@ -1,6 +1,7 @@
 import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
+import { contentDifferences } from './content.js';
 import { MigrateFailure, type Problem } from './errors.js';
 import { readLive } from './live.js';
 import { annotationsOf, identity, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
@@ -52,6 +53,70 @@ function problemOf(object: string, error: unknown): Problem {
   throw error;
 }
 
+/** The live objects of the plan's names, or the problem of reading them. */
+async function readTargets(api: ClusterApi, plan: MigrationPlan): Promise<Map<string, JsonObject> | Problem> {
+  try {
+    return await readLive(
+      api,
+      plan.objects.map((p) => p.key),
+    );
+  } catch (error) {
+    return problemOf('the v1alpha2 objects', error);
+  }
+}
+
+/**
+ * The live objects of the plan's names that apply must not act on. One without the
+ * source-UID annotation of its source is someone else's. One with it must also hold what
+ * the migration writes (labels, spec, a Secret's data): the annotation is data anyone who
+ * may create the object can write (a source's UID is readable by whoever reads it), so a
+ * v1alpha2 Machine made beforehand with it and its own infrastructureRef, or a `<cluster>-ca`
+ * Secret with its own key, would otherwise be taken for ours: owned by the new objects,
+ * given their status, and kept. `verify` reports the same differences.
+ */
+function ownershipProblems(plan: MigrationPlan, live: ReadonlyMap<string, JsonObject>): Problem[] {
+  const problems: Problem[] = [];
+  for (const planned of plan.objects) {
+    const existing = live.get(identity(planned.key));
+    if (existing === undefined) continue;
+    if (!isOurs(existing, planned)) {
+      problems.push({
+        object: labelOf(planned.key),
+        message: `already exists and was not created from ${labelOf(planned.source)} by this migration (no ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} annotation); refusing to overwrite it`,
+      });
+      continue;
+    }
+    const differences = contentDifferences(planned.object, existing);
+    if (differences.length > 0) {
+      problems.push({
+        object: labelOf(planned.key),
+        message: `carries ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} of ${labelOf(planned.source)}, but its ${differences.join(', ')} differ${differences.length === 1 ? 's' : ''} from the conversion of that object: not what this migration created (a forged annotation), or one of the two edited since; refusing to act on it (delete it, or make the two agree, and run again)`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * What `plan` reports of the objects already there under the plan's names (read-only):
+ * the objects apply would refuse to act on, as preflight names them. An error reading them
+ * is one more such line.
+ */
+export async function targetProblems(api: ClusterApi, plan: MigrationPlan): Promise<Problem[]> {
+  // (a kind not served yet, its CRD not installed, holds nothing: preflight names it)
+  const served = new Map<string, boolean>();
+  for (const { key } of plan.objects) {
+    const gvk = `${key.apiVersion}|${key.kind}`;
+    if (!served.has(gvk)) served.set(gvk, (await api.resource(key.apiVersion, key.kind)) !== undefined);
+  }
+  const readable = {
+    ...plan,
+    objects: plan.objects.filter(({ key }) => served.get(`${key.apiVersion}|${key.kind}`)),
+  };
+  const live = await readTargets(api, readable);
+  return live instanceof Map ? inPlanOrder(ownershipProblems(readable, live), plan) : [live];
+}
+
 /**
  * Checks everything that can be checked without writing: every kind is served, no object
  * of the same name belongs to someone else, and the server accepts every create (a
@@ -72,24 +137,9 @@ export async function preflight(api: ClusterApi, plan: MigrationPlan): Promise<P
   }
   if (problems.length > 0) return problems;
 
-  let live: Map<string, JsonObject>;
-  try {
-    live = await readLive(
-      api,
-      plan.objects.map((p) => p.key),
-    );
-  } catch (error) {
-    return [problemOf('the v1alpha2 objects', error)];
-  }
-  for (const planned of plan.objects) {
-    const existing = live.get(identity(planned.key));
-    if (existing !== undefined && !isOurs(existing, planned)) {
-      problems.push({
-        object: labelOf(planned.key),
-        message: `already exists and was not created from ${labelOf(planned.source)} by this migration (no ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} annotation); refusing to overwrite it`,
-      });
-    }
-  }
+  const live = await readTargets(api, plan);
+  if (!(live instanceof Map)) return [live];
+  problems.push(...ownershipProblems(plan, live));
   if (problems.length > 0) return inPlanOrder(problems, plan);
 
   // Dry runs stand in for the owners' future UIDs with their sources' UIDs.

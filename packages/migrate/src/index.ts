@@ -7,7 +7,7 @@
 import { type ConversionPlugin, type GeneratedKind, V1ALPHA2 } from '@capi-kit/conversion';
 import type { KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
-import { type ApplySummary, execute, preflight, servedProblems } from './apply.js';
+import { type ApplySummary, execute, preflight, servedProblems, targetProblems } from './apply.js';
 import { ClusterApi, type WriteHook } from './cluster-api.js';
 import { type MigrateError, MigrateFailure } from './errors.js';
 import { readInventory, type Scope, scopeProblem } from './inventory.js';
@@ -118,13 +118,23 @@ async function readPlan(
   return planMigration(await readInventory(api, options.scope), options.plugins, to);
 }
 
-/** What `apply` would create, rebuild, restore and re-own. Reads only. */
+/**
+ * What `apply` would create, rebuild, restore and re-own. Reads only. Its warnings also name
+ * every object already there under a planned name that apply would refuse to act on (not
+ * created by this migration, or carrying its annotation over other content).
+ */
 export function planClusterMigration(
   options: MigrationOptions,
 ): Promise<E.Either<MigrateError, MigrationPlan>> {
-  return step(options, () =>
-    readPlan(new ClusterApi(options.kubeConfig, undefined, options.pageSize), options),
-  );
+  return step(options, async () => {
+    const api = new ClusterApi(options.kubeConfig, undefined, options.pageSize);
+    const plan = await readPlan(api, options);
+    if (E.isLeft(plan)) return plan;
+    const problems = await targetProblems(api, plan.right);
+    if (problems.length === 0) return plan;
+    const warnings = problems.map((p) => `${p.object}: ${p.message}`);
+    return E.right({ ...plan.right, warnings: [...plan.right.warnings, ...warnings] });
+  });
 }
 
 /**

@@ -1,18 +1,10 @@
 import { type GeneratedKind, isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
+import { contentDifferences } from './content.js';
 import type { Problem } from './errors.js';
 import { namespaceOf, type Scope } from './inventory.js';
 import { type ListRequest, listKinds } from './live.js';
-import {
-  annotationsOf,
-  firstDifference,
-  identity,
-  keyOf,
-  labelOf,
-  metadataOf,
-  type ObjectKey,
-  uidOf,
-} from './object.js';
+import { annotationsOf, identity, keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
 import {
   CREATION_ORDER,
   isBeingDeleted,
@@ -27,26 +19,6 @@ export interface VerifyResult {
   readonly checked: number;
   /** Empty when the migration is complete. */
   readonly differences: readonly Problem[];
-}
-
-/** Top-level fields that are not the object's content: identity, server metadata, status. */
-const NOT_CONTENT = new Set(['apiVersion', 'kind', 'metadata', 'status']);
-
-/**
- * Fields of a planned object that must be the same live: what the migration wrote. That is
- * the labels and every top-level field of the create request: `spec` of the Cluster API and
- * provider objects, `type` and `data` of a key-pair Secret (a key rotated in v1alpha1 after
- * `apply` must stop `prune`, which would delete its only copy).
- */
-function comparedPaths(planned: JsonObject): string[] {
-  return ['metadata.labels', ...Object.keys(planned).filter((key) => !NOT_CONTENT.has(key))];
-}
-
-function at(object: JsonObject, path: string): unknown {
-  let value: unknown = object;
-  for (const part of path.split('.'))
-    value = isObject(value as JsonObject) ? (value as JsonObject)[part] : undefined;
-  return value;
 }
 
 const isCapiKind = (kind: unknown) => (CREATION_ORDER as readonly unknown[]).includes(kind);
@@ -167,16 +139,11 @@ export async function verify(
       });
       continue;
     }
-    for (const path of comparedPaths(planned.object)) {
-      const expected = at(planned.object, path);
-      if (expected === undefined) continue;
-      const difference = firstDifference(expected as JsonObject, at(object, path) as JsonObject | undefined);
-      if (difference !== undefined) {
-        differences.push({
-          object: label,
-          message: `${path}${difference === '.' ? '' : `.${difference}`} differs from the converted ${labelOf(planned.source)}`,
-        });
-      }
+    for (const path of contentDifferences(planned.object, object)) {
+      differences.push({
+        object: label,
+        message: `${path} differs from the converted ${labelOf(planned.source)}`,
+      });
     }
   }
 

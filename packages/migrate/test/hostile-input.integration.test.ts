@@ -240,6 +240,54 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     expect(await listObjects(env.kubeConfig, V1ALPHA2, 'Machine', namespace)).toEqual([]);
   });
 
+  it("a v1alpha2 object made beforehand with migrate's source-UID annotation but other content is flagged by plan and refused by apply: nothing is written", async () => {
+    // The annotation is data: anyone who may create a v1alpha2 Machine and read the v1alpha1
+    // one can write it. Taken for ours, the forged Machine (its infrastructureRef to someone
+    // else's AWSMachine) and AWSMachine were owned by the new objects and kept as they were.
+    const { namespace, source } = await seeded('forged');
+    const planned = await planClusterMigration(options(namespace));
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left));
+    const worker = source.workers[0]!;
+    const forge = (kind: string, change: (spec: Record<string, unknown>) => void) => {
+      const found = planned.right.objects.find((o) => o.key.kind === kind && o.key.name === worker)!;
+      const object = structuredClone(found.object) as { spec: Record<string, unknown> };
+      change(object.spec);
+      return { found, object };
+    };
+    const machine = forge('Machine', (spec) => {
+      (spec.infrastructureRef as { name: string }).name = 'someone-elses';
+    });
+    const awsMachine = forge('AWSMachine', (spec) => {
+      spec.instanceType = 'x1e.32xlarge';
+    });
+    for (const { object } of [machine, awsMachine]) await client().create(object as KubernetesObject);
+    const uid = machine.found.source.uid;
+    const problem = (kind: string, path: string) => ({
+      object: `${kind} ${namespace}/${worker}`,
+      message: `carries migrate.capi-kit.dev/source-uid: ${uid} of Machine ${namespace}/${worker}, but its ${path} differs from the conversion of that object: not what this migration created (a forged annotation), or one of the two edited since; refusing to act on it (delete it, or make the two agree, and run again)`,
+    });
+    const expected = [
+      problem('Machine', 'spec.infrastructureRef.name'),
+      problem('AWSMachine', 'spec.instanceType'),
+    ];
+
+    const flagged = await planClusterMigration(options(namespace));
+    if (E.isLeft(flagged)) throw new Error(JSON.stringify(flagged.left));
+    expect(flagged.right.warnings.filter((w) => w.includes('source-uid'))).toEqual(
+      expected.map((p) => `${p.object}: ${p.message}`),
+    );
+    const before = await listObjects(env.kubeConfig, V1ALPHA2, 'Machine', namespace);
+    const refused = await applyClusterMigration(options(namespace));
+    if (E.isRight(refused)) throw new Error('applied onto a forged link');
+    expect(refused.left).toEqual({
+      code: 'preflight',
+      message: 'preflight found 2 problem(s); nothing was written',
+      problems: expected,
+    });
+    expect(await listObjects(env.kubeConfig, V1ALPHA2, 'Machine', namespace)).toEqual(before);
+    expect(before.map((m) => [m.metadata.name, m.metadata.ownerReferences])).toEqual([[worker, undefined]]);
+  });
+
   it('a Cluster being deleted is not migrated: its Secrets are not re-owned, and verify does not ask for it, so prune can finish the deletion', async () => {
     const { namespace, source } = await seeded('going');
     // (its finalizer keeps it, being deleted, until prune clears it)
