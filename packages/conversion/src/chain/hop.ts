@@ -145,6 +145,11 @@ export interface HopTable {
     owned: OwnedSet,
   ) => void;
   /**
+   * Checks a stash's entries beyond stash-rules' path rules, before any applies: what the
+   * hop's references name (reference-guard.ts). A refusal refuses the stash.
+   */
+  readonly checkStash?: (entries: readonly StashEntry[], direction: Direction) => StashRefusal | undefined;
+  /**
    * Stash entries that belong to more than their own path (a v1beta1 reference's `uid`
    * belongs to the object the reference names, which v1beta2 keeps as `{apiGroup, kind,
    * name}`). `bind` runs on the entries a hop in `direction` is about to stash, with the
@@ -350,6 +355,8 @@ export function convertHop(
       const refusal = checkEntry(entry, rules, objectNamespace);
       if (refusal !== undefined) return E.left(stashRefused(refusal));
     }
+    const guarded = table.checkStash?.(stash.entries, direction);
+    if (guarded !== undefined) return E.left(stashRefused(guarded));
     if (stash.generated !== undefined && stash.generated.length > 0) {
       const refusal = checkGenerated(stash.generated, rules);
       if (refusal !== undefined) return E.left(stashRefused(refusal));

@@ -59,6 +59,8 @@ export function referenceConvertHop(
       const refusal = checkEntry(entry, rules, objectNamespace);
       if (refusal !== undefined) return E.left(stashRefused(refusal));
     }
+    const guarded = table.checkStash?.(stash.entries, direction);
+    if (guarded !== undefined) return E.left(stashRefused(guarded));
     if (stash.generated !== undefined && stash.generated.length > 0) {
       const refusal = checkGenerated(stash.generated, rules);
       if (refusal !== undefined) return E.left(stashRefused(refusal));

@@ -14,6 +14,7 @@ import type { StashEntry } from '../../stash.js';
 import type { Direction } from '../../versions.js';
 import { durationToSeconds, secondsToDuration } from '../duration.js';
 import { type Hop, type HopMove, type HopOptions, type HopTable, hopGroup, nestedRows } from '../hop.js';
+import { type GuardedField, guardFields, namedBy } from '../reference-guard.js';
 import { V1BETA1, V1BETA2 } from '../versions.js';
 import { groupOf, mapItems, moved, removed } from './common.js';
 
@@ -185,7 +186,30 @@ function referenceBinding(paths: readonly string[]): NonNullable<HopTable['stash
   };
 }
 
-/** Fills the apiVersion of down-converted references that still lack one (see referenceRow). */
+/**
+ * What names the object a reference row's reference points at, in the version a stash
+ * restores: v1beta1's `{apiVersion, kind, name}` going down, v1beta2's `{apiGroup, kind,
+ * name}` going up. A stash never changes them (reference-guard.ts); it may only give the
+ * reference the apiVersion (going down; referenceFinish keeps it only within the reference's
+ * group) or the apiGroup (going up) where the plain conversion wrote none.
+ */
+function referenceGuards(paths: readonly string[]): Record<Direction, GuardedField[]> {
+  const guard = (path: string, group: string): GuardedField => ({
+    path: path.split('.'),
+    keys: ['kind', 'name', group],
+    fill: group,
+    names: namedBy([group, 'kind', 'name']),
+  });
+  return {
+    down: paths.map((p) => guard(p, 'apiVersion')),
+    up: paths.map((p) => guard(p, 'apiGroup')),
+  };
+}
+
+/**
+ * Fills the apiVersion of down-converted references that still lack one (see referenceRow);
+ * both ways, takes out what a stash wrote for a reference the object no longer has.
+ */
 function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish']> {
   return (
     out: JsonObject,
@@ -195,14 +219,14 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
     warnings: string[],
     owned: OwnedSet,
   ) => {
-    if (direction !== 'down') return;
     for (const path of paths) {
       const at = path.split('.');
       const current = getPath(out, at);
       if (!isObject(current)) continue;
       if (getPath(source, at) === undefined) {
-        // The reference was taken out in v1beta2: only the stash wrote here (entries
-        // without a `base`, such as the apiVersion, make the reference they are in). The
+        // The reference was taken out (in v1beta2 going down, in v1beta1 going up): only the
+        // stash wrote here (entries without a `base`, such as the apiVersion going down or a
+        // stray field of the v1beta2 reference going up, make the reference they are in). The
         // edit wins, as for every other field: no reference comes back as a fragment.
         warnings.push(
           `${path}: the reference was taken out; the conversion data's ${fieldsAre(Object.keys(current))} not restored`,
@@ -219,6 +243,7 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
         }
         continue;
       }
+      if (direction !== 'down') continue;
       let ref = current;
       const group = getPath(source, [...at, 'apiGroup']);
       if (ref.apiVersion !== undefined) {
@@ -248,14 +273,19 @@ function referenceFinish(paths: readonly string[]): NonNullable<HopTable['finish
         typeof group === 'string' && typeof kind === 'string'
           ? options.referenceApiVersion?.(group, kind)
           : undefined;
-      if (found !== undefined) {
+      // A lookup names the version of the reference's group, never another group: one that
+      // did would point the reference elsewhere (and the way back up would stash the old
+      // group as a change of the reference, which no stash may make).
+      if (found !== undefined && groupOf(found) === group) {
         ownPath(out, at, owned, at.length - 1);
         setPath(out, at, { apiVersion: found, ...ref });
       } else {
         const why =
           options.referenceApiVersion === undefined
             ? 'no conversion data and no contract lookup'
-            : 'no conversion data, and the contract lookup knows no CRD with a compatible contract label for it';
+            : found !== undefined
+              ? `no conversion data, and the contract lookup's ${JSON.stringify(found)} is not of that group`
+              : 'no conversion data, and the contract lookup knows no CRD with a compatible contract label for it';
         warnings.push(
           `${path}: no apiVersion for ${groupName(group)} ${typeof kind === 'string' && kind !== '' ? kind : '(no kind)'} (${why}); the reference is kept without one`,
         );
@@ -536,6 +566,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(CLUSTER_REFS),
+      checkStash: guardFields(referenceGuards(CLUSTER_REFS)),
       stashBinding: referenceBinding(CLUSTER_REFS),
     },
     Machine: {
@@ -566,6 +597,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(machineRefs('')),
+      checkStash: guardFields(referenceGuards(machineRefs(''))),
       stashBinding: referenceBinding(machineRefs('')),
     },
     MachineSet: {
@@ -580,6 +612,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(machineRefs(TEMPLATE)),
+      checkStash: guardFields(referenceGuards(machineRefs(TEMPLATE))),
       stashBinding: referenceBinding(machineRefs(TEMPLATE)),
     },
     MachineDeployment: {
@@ -622,6 +655,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(machineRefs(TEMPLATE)),
+      checkStash: guardFields(referenceGuards(machineRefs(TEMPLATE))),
       stashBinding: referenceBinding(machineRefs(TEMPLATE)),
     },
     MachineHealthCheck: {
