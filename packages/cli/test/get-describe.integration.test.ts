@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
+import { type ControlPlane, startControlPlane, waitForAccess } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { capiCrdDirs } from '../../client/test/helpers/fixtures.js';
@@ -93,6 +93,69 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit get and describe', ()
     const empty = cli(['get', 'machines', '-n', 'no-such-namespace']);
     expect(empty).toMatchObject({ code: 0, stdout: '' });
     expect(empty.stderr).toBe('No resources found in no-such-namespace namespace.\n');
+  });
+
+  it('get machines for a user who may not list Clusters, and get clusters for one who may not list Machines', async () => {
+    // (each needs the other kind only for one column: both exited 3 with the 403)
+    const rbac = management.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+    const grant = async (user: string, resources: string[]) => {
+      await rbac.createNamespacedRole({
+        namespace: ns,
+        body: {
+          metadata: { name: user },
+          rules: [{ apiGroups: ['cluster.x-k8s.io', 'cluster.k8s.io'], resources, verbs: ['get', 'list'] }],
+        },
+      });
+      await rbac.createNamespacedRoleBinding({
+        namespace: ns,
+        body: {
+          metadata: { name: user },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
+          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+        },
+      });
+      for (const [group, resource] of [
+        ['cluster.x-k8s.io', resources[0]],
+        ['cluster.k8s.io', resources[0]],
+      ] as const)
+        expect(
+          await waitForAccess(management.kubeConfig, user, { namespace: ns, group, resource, verb: 'list' }),
+        ).toBe(true);
+      const path = join(scratch, `${user}.kubeconfig`);
+      writeFileSync(path, (await management.kubeConfigFor(user)).exportConfig());
+      return path;
+    };
+    const run = async (argv: string[], kubeconfig: string) => {
+      const c = captureIO('', { KUBECONFIG: kubeconfig });
+      return { code: await main(argv, c.io), stdout: c.stdout(), stderr: c.stderr() };
+    };
+
+    const machineReader = await grant('machine-reader', ['machines']);
+    const machines = await run(['get', 'machines', '-n', ns], machineReader);
+    expect(machines.code).toBe(0);
+    expect(machines.stdout.split('\n')[0]).toMatch(
+      /^NAME\s+APIVERSION\s+CLUSTER\s+PHASE\s+PROVIDERID\s+AGE$/,
+    );
+    expect(machines.stdout).toMatch(/\nprod-m-0\s+cluster\.x-k8s\.io\/v1alpha2\s+prod\s+provisioning\s/);
+    expect(machines.stderr).toMatch(
+      /^capi-kit get: warning: .*forbidden.*; whether a Cluster is paused is unknown/i,
+    );
+    // -o json needs no Clusters at all
+    expect((await run(['get', 'machines', '-n', ns, '-o', 'json'], machineReader)).stderr).toBe('');
+
+    const clusterReader = await grant('cluster-reader', ['clusters']);
+    const clusters = await run(['get', 'clusters', '-n', ns], clusterReader);
+    expect(clusters.code).toBe(0);
+    expect(
+      clusters.stdout
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.split(/\s+/).slice(0, 4)),
+    ).toEqual([
+      ['legacy', 'cluster.k8s.io/v1alpha1', '<unknown>', '<unknown>'],
+      ['prod', 'cluster.x-k8s.io/v1alpha2', 'pending', '<unknown>'],
+    ]);
+    expect(clusters.stderr).toMatch(/^capi-kit get: warning: .*forbidden.*; MACHINES is <unknown>\n$/i);
   });
 
   it('describe cluster --json: the contract object, joined across both clusters', () => {

@@ -54,8 +54,8 @@ interface Item {
 
 interface Context {
   readonly now: number;
-  /** Machines of the listed scope by `machineGroup` key, for the clusters' MACHINES column. */
-  readonly machines: ReadonlyMap<string, readonly Item[]>;
+  /** Machines of the listed scope by `machineGroup` key, for the clusters' MACHINES column; undefined: not readable. */
+  readonly machines: ReadonlyMap<string, readonly Item[]> | undefined;
   /** `namespace/name` of the paused Clusters of the listed scope (v1alpha3+), for Machine phases. */
   readonly pausedClusters: ReadonlySet<string>;
 }
@@ -113,6 +113,7 @@ function byCluster(machines: readonly Item[]): Map<string, Item[]> {
 }
 
 function machinesReady(item: Item, context: Context): string {
+  if (context.machines === undefined) return '<unknown>';
   const name = cellText(item.raw.metadata?.name);
   const mine = context.machines.get(machineGroup(item.apiVersion, item.raw.metadata?.namespace, name)) ?? [];
   // v1alpha2 writes `running`, v1alpha3+ `Running`.
@@ -204,7 +205,7 @@ async function listServed(
   client: CapiClient,
   kind: CapiKind,
   namespace: string | undefined,
-): Promise<{ items: Item[] } | { error: string }> {
+): Promise<{ items: Item[] } | { error: string; code: string }> {
   const items: Item[] = [];
   // One CRD may serve an object at several versions (v1beta1 and v1beta2): each object is
   // listed once, at its group's preferred version.
@@ -228,7 +229,7 @@ async function listServed(
         ...(decoded._tag === 'Left' ? { invalid: decoded.left } : {}),
       });
     });
-    if (listed._tag === 'Left') return { error: listed.left.message };
+    if (listed._tag === 'Left') return { error: listed.left.message, code: listed.left.code };
   }
   const key = (i: Item) =>
     `${i.raw.metadata?.namespace ?? ''}\u0000${i.raw.metadata?.name ?? ''}\u0000${i.apiVersion}`;
@@ -272,26 +273,40 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
     io.stderr(`capi-kit get: ${printable(listed.error)}\n`);
     return ExitCode.cluster;
   }
-  let machines = new Map<string, Item[]>();
+  // The other kind a table reads is for one column: a user who may list only the kind asked
+  // for (kubectl needs no more) gets the table, that column's limits said on stderr.
+  const forbidden = (list: { error: string; code: string }, effect: string) => {
+    if (list.code !== 'forbidden') return false;
+    io.stderr(`capi-kit get: warning: ${printable(list.error)}; ${effect}\n`);
+    return true;
+  };
+  let machines: Map<string, Item[]> | undefined = new Map<string, Item[]>();
   if (row.kind === 'Cluster' && (output === 'table' || output === 'wide')) {
     const machineList = await listServed(client, 'Machine', namespace);
     if ('error' in machineList) {
-      io.stderr(`capi-kit get: ${printable(machineList.error)}\n`);
-      return ExitCode.cluster;
-    }
-    machines = byCluster(machineList.items);
+      if (!forbidden(machineList, 'MACHINES is <unknown>')) {
+        io.stderr(`capi-kit get: ${printable(machineList.error)}\n`);
+        return ExitCode.cluster;
+      }
+      machines = undefined;
+    } else machines = byCluster(machineList.items);
   }
   // A paused Cluster leaves its Machines' stored phases standing: find which are paused.
   const pausedClusters = new Set<string>();
   if (row.kind === 'Machine' && (output === 'table' || output === 'wide')) {
     const clusterList = await listServed(client, 'Cluster', namespace);
     if ('error' in clusterList) {
-      io.stderr(`capi-kit get: ${printable(clusterList.error)}\n`);
-      return ExitCode.cluster;
-    }
-    for (const c of clusterList.items) {
-      if (c.invalid === undefined && isLaterClusterPaused(c.raw as never))
-        pausedClusters.add(clusterKey(c.raw.metadata?.namespace, cellText(c.raw.metadata?.name)));
+      const effect =
+        'whether a Cluster is paused is unknown, so each Machine shows the phase its controller computes (a paused Cluster leaves the stored one)';
+      if (!forbidden(clusterList, effect)) {
+        io.stderr(`capi-kit get: ${printable(clusterList.error)}\n`);
+        return ExitCode.cluster;
+      }
+    } else {
+      for (const c of clusterList.items) {
+        if (c.invalid === undefined && isLaterClusterPaused(c.raw as never))
+          pausedClusters.add(clusterKey(c.raw.metadata?.namespace, cellText(c.raw.metadata?.name)));
+      }
     }
   }
   for (const item of listed.items)
