@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from './helpers/capture-io.js';
 import { CONTROL_BUT_NEWLINE, setLeaseHolder } from './helpers/hostile-lease.js';
@@ -187,6 +187,71 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit autoscaler', () => {
     } finally {
       await setLeaseHolder(workload.kubeConfig, at, 'ops-kernel-upgrade');
     }
+  });
+
+  it('groups: a lease that cannot be read lists its node as under maintenance, says why and exits 3', async () => {
+    // A workload user whom the API server lets read Nodes, and the leases of nodes 0 and 2 only.
+    const user = 'cli-autoscaler-lease-reader';
+    const rbac = workload.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+    const subjects = [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }];
+    await rbac.createClusterRole({
+      body: {
+        metadata: { name: user },
+        rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] }],
+      },
+    });
+    await rbac.createClusterRoleBinding({
+      body: {
+        metadata: { name: user },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
+        subjects,
+      },
+    });
+    await rbac.createNamespacedRole({
+      namespace: leaseNamespace,
+      body: {
+        metadata: { name: user },
+        rules: [
+          {
+            apiGroups: ['coordination.k8s.io'],
+            resources: ['leases'],
+            resourceNames: [nodes[0]!, nodes[2]!],
+            verbs: ['get'],
+          },
+        ],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace: leaseNamespace,
+      body: {
+        metadata: { name: user },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
+        subjects,
+      },
+    });
+    const kubeconfig = join(scratch, 'lease-reader.kubeconfig');
+    writeFileSync(kubeconfig, (await workload.kubeConfigFor(user)).exportConfig());
+
+    const listed = await autoscaler('groups', '--json', '--workload-kubeconfig', kubeconfig);
+    expect(listed.code).toBe(3);
+    const [record] = listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(record.nodes).toHaveLength(3);
+    const byNode = (a: { node: string }, b: { node: string }) => a.node.localeCompare(b.node);
+    expect([...record.nodesUnderMaintenance].sort(byNode)).toEqual([
+      { node: nodes[1], holder: null, state: 'unknown', error: expect.stringContaining('403') },
+      { node: nodes[2], holder: 'ops-kernel-upgrade', state: 'held' },
+    ]);
+    expect(listed.stderr).toMatch(
+      new RegExp(`^warning: read the maintenance lease of node "${nodes[1]}": .*\\n$`),
+    );
+
+    const table = await autoscaler('groups', '--workload-kubeconfig', kubeconfig);
+    expect(table.code).toBe(3);
+    expect(table.stdout).toContain(`${nodes[1]} (unknown)`);
+    expect(table.stderr).toBe(listed.stderr);
   });
 
   it('exit codes: 1 for an unknown node, 2 for usage, 3 when the cluster cannot be reached', async () => {

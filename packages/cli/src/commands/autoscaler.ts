@@ -47,7 +47,8 @@ Options:
 
 Exit codes: 0 done, 1 unknown node or invalid node-group annotations, 2 usage error,
 3 cluster or API error (an unusable kubeconfig included; an unknown node while a
-workload cluster could not be read).
+workload cluster could not be read; groups: a maintenance lease that could not be read,
+its node listed as under maintenance, state unknown).
 `;
 
 const options = {
@@ -78,8 +79,29 @@ async function groupRecord(group: NodeGroup) {
     nodes: instances.map((i: NodeGroupInstance) => ({ id: i.id, machine: i.machine.name, node: i.node })),
     nodesUnderMaintenance: instances
       .filter((i) => i.maintenance !== null)
-      .map((i) => ({ node: i.node, holder: i.maintenance!.holder ?? null, state: i.maintenance!.state })),
+      .map((i) => ({
+        node: i.node,
+        holder: i.maintenance!.holder ?? null,
+        state: i.maintenance!.state,
+        ...(i.maintenance!.error === undefined ? {} : { error: i.maintenance!.error.message }),
+      })),
   };
+}
+
+/**
+ * The leases that could not be read: their nodes are listed as under maintenance (state
+ * `unknown`, fail closed), and each is named on stderr with why, so the listing is never
+ * mistaken for a complete one.
+ */
+function unreadLeases(io: CliIO, records: readonly Awaited<ReturnType<typeof groupRecord>>[]): number {
+  let count = 0;
+  for (const record of records)
+    for (const m of record.nodesUnderMaintenance)
+      if (m.error !== undefined) {
+        io.stderr(`warning: ${printable(m.error)}\n`);
+        count++;
+      }
+  return count;
 }
 
 function warn(io: CliIO, problems: readonly Problem[]) {
@@ -89,9 +111,11 @@ function warn(io: CliIO, problems: readonly Problem[]) {
 async function groups(provider: NodeGroupProvider, io: CliIO, asJson: boolean): Promise<number> {
   const records = await Promise.all(provider.nodeGroups().map(groupRecord));
   warn(io, provider.problems());
+  // (the listing is printed whole; the exit code says a lease was left unread)
+  const exit = unreadLeases(io, records) > 0 ? ExitCode.cluster : ExitCode.ok;
   if (asJson) {
     io.stdout(records.map(json).join(''));
-    return ExitCode.ok;
+    return exit;
   }
   const rows = records.map((r) => [
     printable(r.id),
@@ -104,7 +128,7 @@ async function groups(provider: NodeGroupProvider, io: CliIO, asJson: boolean): 
       : r.nodesUnderMaintenance.map((m) => printable(`${m.node} (${m.holder ?? m.state})`)).join(', '),
   ]);
   io.stdout(formatTable(['ID', 'MIN', 'MAX', 'TARGET', 'NODES', 'UNDER MAINTENANCE'], rows, { gap: 2 }));
-  return ExitCode.ok;
+  return exit;
 }
 
 function resolutionRecord(r: NodeResolution) {
