@@ -110,7 +110,9 @@ export function planMigration(
     .filter((o) => !skipped.has(o))
     .map((value, index) => ({ index, value }));
   const clashes = documents.flatMap((d) =>
-    isObject(d.value) ? [...clusterLabelClashes(d.value), ...stashProblems(d.value)] : [],
+    isObject(d.value)
+      ? [...clusterLabelClashes(d.value), ...controlPlaneLabelClashes(d.value), ...stashProblems(d.value)]
+      : [],
   );
   if (clashes.length > 0) return E.left({ code: 'conversion', message: clashes.join('\n') });
   const converted = convertDocuments(documents, { to, plugins, source: 'cluster' });
@@ -225,6 +227,46 @@ function clusterLabelClashes(object: JsonObject): string[] {
     );
   }
   return problems;
+}
+
+const CONTROL_PLANE_LABEL = capiConstants.v1alpha2.Labels.controlPlane;
+/** Where a Machine, or the Machines a MachineSet or MachineDeployment stamps out, is described. */
+const MACHINE_ROOTS: Readonly<Record<string, readonly string[]>> = {
+  Machine: [],
+  MachineSet: ['spec', 'template'],
+  MachineDeployment: ['spec', 'template'],
+};
+
+function pathValue(object: unknown, path: readonly string[]): unknown {
+  let value = object;
+  for (const key of path) value = isObject(value as JsonObject) ? (value as JsonObject)[key] : undefined;
+  return value;
+}
+
+/**
+ * A v1alpha1 Machine (or machine template) whose v0.2 control-plane label says another role
+ * than its `spec.versions.controlPlane`. The plug-in generates the bootstrap config for the
+ * role v1alpha1 gives (a worker's join, or a control plane's), the conversion keeps a label
+ * already there, and v0.2 reads the role from the label alone (set and not empty): a worker
+ * would be migrated as a control-plane Machine, or the other way round. Refused, naming both.
+ */
+function controlPlaneLabelClashes(object: JsonObject): string[] {
+  const root = MACHINE_ROOTS[String(object.kind)];
+  if (root === undefined) return [];
+  const labels = pathValue(object, [...root, 'metadata', 'labels']);
+  if (!isObject(labels as JsonObject) || !Object.hasOwn(labels as JsonObject, CONTROL_PLANE_LABEL)) return [];
+  const label = (labels as JsonObject)[CONTROL_PLANE_LABEL];
+  const version = pathValue(object, [...root, 'spec', 'versions', 'controlPlane']);
+  const controlPlane = typeof version === 'string' && version !== '';
+  const labelled = typeof label === 'string' && label !== '';
+  if (controlPlane === labelled) return [];
+  const where = [...root, 'metadata', 'labels'].join('.');
+  const versions = [...root, 'spec', 'versions', 'controlPlane'].join('.');
+  return [
+    controlPlane
+      ? `${labelOf(keyOf(object))}: ${where}: ${CONTROL_PLANE_LABEL} ${JSON.stringify(label)} marks no control plane, but ${versions} is ${JSON.stringify(version)}: its bootstrap config is made for a control plane while v0.2 would read it as a worker: remove the label, or give it a value`
+      : `${labelOf(keyOf(object))}: ${where}: ${CONTROL_PLANE_LABEL} ${JSON.stringify(label)} marks a control plane, but ${versions} is not set: its bootstrap config is made for a worker while v0.2 would read it as a control-plane Machine: remove the label, or set ${versions}`,
+  ];
 }
 
 /** What a stash says it restores, for the message; undefined when it does not say. */

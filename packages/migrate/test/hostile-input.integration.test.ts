@@ -195,6 +195,36 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     expect(planned).toEqual(refused);
   });
 
+  it("v0.2's control-plane label on a v1alpha1 worker (or its template), or empty on a control plane, is refused before anything is written", async () => {
+    // The plug-in makes the bootstrap config for the role spec.versions.controlPlane gives;
+    // v0.2 reads the role from the label, which the conversion keeps.
+    const { namespace, source } = await seeded('roles');
+    const label = 'cluster.x-k8s.io/control-plane';
+    const patch = (kind: string, name: string, body: Record<string, unknown>) =>
+      mergePatch({ apiVersion: V1ALPHA1, kind, metadata: { name, namespace }, ...body });
+    const worker = source.workers[0]!;
+    const controlPlane = `${source.name}-controlplane-0`;
+    await patch('Machine', worker, { metadata: { name: worker, namespace, labels: { [label]: 'true' } } });
+    await patch('Machine', controlPlane, {
+      metadata: { name: controlPlane, namespace, labels: { [label]: '' } },
+    });
+    await patch('MachineDeployment', `${source.name}-workers`, {
+      spec: { template: { metadata: { labels: { [label]: 'yes' } } } },
+    });
+    const refused = await applyClusterMigration(options(namespace));
+    if (E.isRight(refused)) throw new Error('migrated a worker as a control plane');
+    expect(refused.left).toEqual({
+      code: 'conversion',
+      message: [
+        `MachineDeployment ${namespace}/${source.name}-workers: spec.template.metadata.labels: ${label} "yes" marks a control plane, but spec.template.spec.versions.controlPlane is not set: its bootstrap config is made for a worker while v0.2 would read it as a control-plane Machine: remove the label, or set spec.template.spec.versions.controlPlane`,
+        `Machine ${namespace}/${controlPlane}: metadata.labels: ${label} "" marks no control plane, but spec.versions.controlPlane is "v1.14.4": its bootstrap config is made for a control plane while v0.2 would read it as a worker: remove the label, or give it a value`,
+        `Machine ${namespace}/${worker}: metadata.labels: ${label} "true" marks a control plane, but spec.versions.controlPlane is not set: its bootstrap config is made for a worker while v0.2 would read it as a control-plane Machine: remove the label, or set spec.versions.controlPlane`,
+      ].join('\n'),
+    });
+    expect(await planClusterMigration(options(namespace))).toEqual(refused);
+    expect(await listObjects(env.kubeConfig, V1ALPHA2, 'Machine', namespace)).toEqual([]);
+  });
+
   it('a conversion stash on a v1alpha1 object (migrate writes none there) is refused before anything is written, not restored', async () => {
     // Converted with it, the Machine's infrastructureRef and bootstrap named someone else's
     // AWSMachine and KubeadmConfig, and its own were never generated.
