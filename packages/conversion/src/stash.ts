@@ -291,7 +291,7 @@ function isPath(value: unknown): value is string[] {
  * so the stack it uses is bounded by `limit` whatever the input (no explicit stack to
  * allocate, and no per-object array of values).
  */
-function valueDepthExceeds(value: unknown, limit: number): boolean {
+export function valueDepthExceeds(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (limit <= 0) return true;
   if (Array.isArray(value)) {
@@ -356,6 +356,14 @@ function decodeStash(text: string): E.Either<string, Stash> {
   // (a stash with few brackets cannot be deep: only one with many is walked)
   if (openingBracketsExceed(text, MAX_STASH_DEPTH) && valueDepthExceeds(raw, MAX_STASH_DEPTH))
     return E.left(tooDeep);
+  return readStash(raw);
+}
+
+/**
+ * A parsed stash as `takeStash` reads it (its depth aside), or why it is none: the message
+ * `takeStash` refuses it with. The chain's stack (stack.ts) reads each stash it carries so.
+ */
+export function readStash(raw: unknown): E.Either<string, Stash> {
   if (!isObject(raw) || typeof raw.restores !== 'string' || !Array.isArray(raw.patch)) {
     return E.left('is not a conversion stash (expected {"restores": …, "patch": […]})');
   }

@@ -600,7 +600,7 @@ describe('stash rules hold on every hop', () => {
         metadata: m(),
         spec: { clusterName: 'c1', bootstrap: { data: big(150_000) } },
       },
-      'example.com/v1',
+      V1ALPHA2,
       [{ p: ['spec', 'x'], v: big(150_000) }],
     );
     const result = convertTo(object, V1ALPHA4);

@@ -113,7 +113,7 @@ describe('stacks the fast path leaves to the full split give the same result or 
       let stack: JsonObject | undefined;
       for (let i = 0; i < foreign; i++) {
         stack = {
-          restores: `example.com/v${i}`,
+          restores: 'cluster.k8s.io/v1alpha1',
           patch: [],
           ...(stack === undefined ? {} : { below: stack }),
         };

@@ -1,7 +1,21 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { getPath, isObject, type JsonObject } from '../path.js';
-import { CONVERSION_DATA_ANNOTATION, type Stash, stashJson, takeStash, withoutStash } from '../stash.js';
-import { MAX_ANNOTATIONS_BYTES, MAX_STASH_DEPTH, openingBrackets } from '../stash-rules.js';
+import {
+  CONVERSION_DATA_ANNOTATION,
+  readStash,
+  type Stash,
+  stashJson,
+  takeStash,
+  valueDepthExceeds,
+  withoutStash,
+} from '../stash.js';
+import {
+  MAX_ANNOTATIONS_BYTES,
+  MAX_STASH_DEPTH,
+  openingBrackets,
+  openingBracketsExceed,
+  type StashRefusal,
+} from '../stash-rules.js';
 import { isChainVersion, versionIndex } from './versions.js';
 
 /**
@@ -137,7 +151,53 @@ function tooManyStashes() {
   return E.left({ path: STASH_PATH, message: `holds more than ${MAX_STACK} stacked conversion stashes` });
 }
 
-type Split = E.Either<{ path: string; message: string }, { object: JsonObject; buried: Buried }>;
+type Split = E.Either<
+  { code?: StashRefusal['code']; path: string; message: string },
+  { object: JsonObject; buried: Buried }
+>;
+
+/**
+ * Why the stack `stashes` (top first, read from the annotation `text`) cannot be carried past
+ * a hop that applies the one at `at` (-1: none), the hop checking that one itself: a stash
+ * carried on must restore a version of the chain and be a stash `takeStash` would read. Such
+ * a stash was carried silently, hop after hop, into the result: one restoring
+ * `example.com/v1` never applied, and one with a malformed patch was refused only by the hop
+ * that reached it, maybe in another conversion, long after whoever wrote it.
+ */
+export function carriedRefusal(
+  stashes: readonly StashJson[],
+  at: number,
+  text: string,
+): StashRefusal | undefined {
+  if (stashes.length === (at >= 0 ? 1 : 0)) return undefined;
+  // (a stash can nest too deep only when the text has the brackets for it)
+  const mayBeDeep = openingBracketsExceed(text, MAX_STASH_DEPTH);
+  for (let i = 0; i < stashes.length; i++) {
+    if (i === at) continue;
+    const stash = stashes[i]!;
+    const layer = `stash ${i + 1} of the stack`;
+    if (!isChainVersion(stash.restores))
+      return {
+        code: 'stash-malformed',
+        path: STASH_PATH,
+        message: `has a stash restoring ${JSON.stringify(stash.restores)}, no version of the chain (${layer})`,
+      };
+    if (mayBeDeep && valueDepthExceeds(stash, MAX_STASH_DEPTH))
+      return {
+        code: 'stash-too-deep',
+        path: STASH_PATH,
+        message: `has a stash that nests deeper than ${MAX_STASH_DEPTH} levels (${layer})`,
+      };
+    const read = readStash(stash);
+    if (E.isLeft(read))
+      return {
+        code: 'stash-malformed',
+        path: STASH_PATH,
+        message: `has a stash that ${read.left} (${layer})`,
+      };
+  }
+  return undefined;
+}
 
 /**
  * Prepares `object` for a hop from `from` to `target`: the stash that restores `target`
@@ -163,6 +223,7 @@ export function splitStack(object: JsonObject, from: string, target: string): Sp
   for (let s: unknown = parsed.below, level = 2; s !== undefined; s = (s as StashJson).below, level++) {
     if (!isObject(s) || typeof s.restores !== 'string' || !Array.isArray(s.patch)) {
       return E.left({
+        code: 'stash-malformed',
         path: STASH_PATH,
         message: `has a "below" that is not a stash (stash ${level} of the stack)`,
       });
@@ -174,6 +235,8 @@ export function splitStack(object: JsonObject, from: string, target: string): Sp
     from,
     target,
   );
+  const refusal = carriedRefusal(stashes, at, text);
+  if (refusal !== undefined) return E.left(refusal);
   if (at >= 0) {
     return E.right({
       object: withAnnotation(object, stashJson(stashes[at])),
@@ -238,6 +301,8 @@ export function splitPending(object: JsonObject, pending: Buried, from: string, 
   const { stash, rest } = taken.right;
   // The top restores the target: the hop applies it, and what is under it stays buried.
   if (stash.restores === target) return E.right({ object, buried: pending });
+  // (carried on, it must restore a chain version: splitStack refuses it otherwise)
+  if (!isChainVersion(stash.restores)) return slow();
   const layers = [stash.restores, ...pending.layers];
   // A stash under the top is the hop's: split the joined stack for real.
   if (layerFor(layers, from, target) >= 0) return slow();

@@ -6,6 +6,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { type ChainOptions, chainPath } from '../../src/chain/convert.js';
 import { convertHop } from '../../src/chain/hop.js';
+import { carriedRefusal } from '../../src/chain/stack.js';
 import {
   CHAIN_VERSIONS,
   type ChainKind,
@@ -20,6 +21,7 @@ import { identity, type ObjectConversion } from '../../src/object-conversion.js'
 import { clone, getPath, isObject, type JsonObject } from '../../src/path.js';
 import type { ObjectReport } from '../../src/report.js';
 import { CONVERSION_DATA_ANNOTATION, takeStash } from '../../src/stash.js';
+import type { StashRefusal } from '../../src/stash-rules.js';
 
 /** A stash JSON object as stored (the hop reads `restores`, `patch`, …; `below` is the stack). */
 type StashJson = JsonObject;
@@ -62,7 +64,10 @@ function splitStack(
   object: JsonObject,
   from: ChainVersion,
   target: ChainVersion,
-): E.Either<{ path: string; message: string }, { object: JsonObject; buried: Buried }> {
+): E.Either<
+  { code?: StashRefusal['code']; path: string; message: string },
+  { object: JsonObject; buried: Buried }
+> {
   const text = annotationText(object);
   if (typeof text !== 'string') return E.right({ object, buried: {} });
   let parsed: unknown;
@@ -102,7 +107,11 @@ function splitStack(
   };
   let at = 0;
   while (at < stashes.length && stashes[at]!.restores !== target && beyond(stashes[at]!.restores)) at++;
-  if (at < stashes.length && stashes[at]!.restores === target) {
+  const applies = at < stashes.length && stashes[at]!.restores === target;
+  // (each stash carried on must be one: the same check as the pipeline's)
+  const refusal = carriedRefusal(stashes, applies ? at : -1, text);
+  if (refusal !== undefined) return E.left(refusal);
+  if (applies) {
     const rest = stashes.filter((_, i) => i !== at);
     const below = rest.reduceRight<StashJson | undefined>(
       (under, stash) => (under === undefined ? stash : { ...stash, below: under }),
