@@ -152,6 +152,17 @@ describe.skipIf(noControlPlane())('capi-kit lease status|acquire|renew|release',
     expect(lease(['acquire', 'n', '--holder', 'a', '--duration', '2s'])).toMatchObject({ code: 2 });
     expect(lease(['grab', 'n', '--holder', 'a'])).toMatchObject({ code: 2 });
     expect(lease(['status'])).toMatchObject({ code: 2, stderr: expect.stringContaining('missing NODE') });
+    // The kubelets' heartbeat namespace: its Leases are named after the nodes.
+    for (const action of ['status', 'acquire', 'hold']) {
+      const heartbeats = runCli(['lease', action, 'n', '--holder', 'a', '-n', 'kube-node-lease'], {
+        env: { KUBECONFIG: env.kubeconfigPath },
+      });
+      expect(heartbeats, action).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringContaining("holds the kubelets' heartbeat Leases"),
+      });
+    }
   });
 
   it.skipIf(noControlPlane('client-certificates'))(

@@ -30,6 +30,7 @@ export { isForeign, type LeaseRecord, readLeaseRecord } from './lease-record.js'
 export type { LeaseChange } from './lease-watch.js';
 export {
   defaultLeaseNamespace,
+  kubeletHeartbeatNamespace,
   type LeaseLocation,
   medik8sLeaseNamespace,
   medik8sLeases,

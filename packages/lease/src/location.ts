@@ -15,6 +15,11 @@ export interface LeaseLocation {
 
 export const defaultLeaseNamespace = 'kube-node-maintenance';
 export const medik8sLeaseNamespace = 'medik8s-leases';
+/**
+ * Where kubelets keep their heartbeat Leases, one per node, named after the node: never a
+ * maintenance lease namespace (the clients refuse it).
+ */
+export const kubeletHeartbeatNamespace = 'kube-node-lease';
 
 /** The KEP layout: one lease per node, named after the node. */
 export function nodeNamedLeases(namespace: string = defaultLeaseNamespace): LeaseLocation {

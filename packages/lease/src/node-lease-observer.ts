@@ -12,7 +12,14 @@ import {
 import { LeaseApi } from './lease-api.js';
 import { readLeaseRecord } from './lease-record.js';
 import { type LeaseChange, maxWatchTimeoutSeconds, watchLeases } from './lease-watch.js';
-import { isDnsLabel, isDnsSubdomain, type LeaseLocation, nodeNamedLeases } from './location.js';
+import {
+  defaultLeaseNamespace,
+  isDnsLabel,
+  isDnsSubdomain,
+  kubeletHeartbeatNamespace,
+  type LeaseLocation,
+  nodeNamedLeases,
+} from './location.js';
 import { type LeaseTiming, resolveLeaseTiming } from './timing.js';
 
 export interface NodeLeaseObserverOptions {
@@ -133,6 +140,15 @@ export class NodeLeaseObserver {
     if (!isDnsLabel(namespace)) {
       throw new LeaseConfigError(
         `lease namespace ${JSON.stringify(namespace)} is not a valid namespace (a DNS-1123 label: lowercase letters, digits and '-', at most 63 characters)`,
+        'namespace',
+      );
+    }
+    // (its Leases are the kubelets' heartbeats, named after their nodes: a client there took a
+    // dead node's heartbeat once it expired and kept renewing it, so the node lifecycle
+    // controller saw the node alive; an observer judged every live node under maintenance)
+    if (namespace === kubeletHeartbeatNamespace) {
+      throw new LeaseConfigError(
+        `lease namespace ${JSON.stringify(namespace)} holds the kubelets' heartbeat Leases, named after their nodes: maintenance leases must live elsewhere (default ${JSON.stringify(defaultLeaseNamespace)})`,
         'namespace',
       );
     }

@@ -84,6 +84,22 @@ describe('node names and namespaces go into request paths', () => {
     await expect(observer.inspect('n1')).rejects.toMatchObject({ code: 'invalid-config', path: 'namespace' });
   });
 
+  // (a client there took an expired kubelet heartbeat, named after its node, and renewed it:
+  // the node lifecycle controller then saw a dead node alive)
+  it('refuses kube-node-lease, the kubelets’ heartbeat namespace, in every layout', async () => {
+    for (const location of [nodeNamedLeases('kube-node-lease'), medik8sLeases('kube-node-lease')]) {
+      const client = new NodeLeaseClient({ kubeConfig, location, holderIdentity: 'agent' });
+      const refused = expect.objectContaining({
+        code: 'invalid-config',
+        path: 'namespace',
+        message: expect.stringContaining('heartbeat'),
+      });
+      await expect(client.tryAcquire('n1')).rejects.toEqual(refused);
+      await expect(client.inspect('n1')).rejects.toEqual(refused);
+      expect(() => client.watch({ signal: AbortSignal.abort() })).toThrow(refused);
+    }
+  });
+
   // (`namespace: '..'` or `''` listed and watched the leases of every namespace, and reported
   // kube-node-lease's kubelet heartbeats as nodes under maintenance; `'A B'` watched nothing)
   it.each(['..', '', '.', 'A B', 'x/y'])(

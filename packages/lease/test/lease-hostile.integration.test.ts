@@ -1,5 +1,5 @@
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { CoordinationV1Api } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { formatMicroTime } from '../src/index.js';
 import { leaseClient, nodeName } from './helpers/clients.js';
@@ -105,5 +105,30 @@ describe.skipIf(noControlPlane())('hostile leases', () => {
     expect(await emoji.tryAcquire(node)).toMatchObject({ acquired: true, how: 'created' });
     expect((await stored(node))?.holderIdentity).toBe('agent-\u{1f527}');
     expect(await emoji.tryAcquire(node)).toMatchObject({ acquired: true, how: 'renewed' });
+  });
+
+  it('never touches a kubelet heartbeat in kube-node-lease, even an expired one', async () => {
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'kube-node-lease' } } }).catch(() => {});
+    const node = nodeName('heartbeat');
+    const old = '2020-01-01T00:00:00.000000Z';
+    // As a kubelet writes it: named after the node, held by the node, 40 s; long dead.
+    await api().createNamespacedLease({
+      namespace: 'kube-node-lease',
+      body: {
+        metadata: { name: node },
+        spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime: old } as never,
+      },
+    });
+    const before = await api().readNamespacedLease({ name: node, namespace: 'kube-node-lease' });
+    const client = leaseClient(env.kubeConfig, 'kube-node-lease', 'ts-agent', { trustRenewTime: true });
+    await expect(client.tryAcquire(node)).rejects.toMatchObject({
+      code: 'invalid-config',
+      path: 'namespace',
+    });
+    const after = await api().readNamespacedLease({ name: node, namespace: 'kube-node-lease' });
+    expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+    expect(after.spec?.holderIdentity).toBe(node);
+    await api().deleteNamespacedLease({ name: node, namespace: 'kube-node-lease' });
   });
 });
