@@ -1,5 +1,6 @@
 import {
   type ChainVersion,
+  CONTROL_PLANE_LABEL,
   CONVERSION_DATA_ANNOTATION,
   type ConversionError,
   type ConversionPlugin,
@@ -229,8 +230,10 @@ function clusterLabelClashes(object: JsonObject): string[] {
   return problems;
 }
 
-const CONTROL_PLANE_LABEL = capiConstants.v1alpha2.Labels.controlPlane;
-/** Where a Machine, or the Machines a MachineSet or MachineDeployment stamps out, is described. */
+/**
+ * Where a Machine, or the Machines a MachineSet or MachineDeployment stamps out, is described.
+ * (CONTROL_PLANE_LABEL is the conversion's: the label it adds, and keeps when already there.)
+ */
 const MACHINE_ROOTS: Readonly<Record<string, readonly string[]>> = {
   Machine: [],
   MachineSet: ['spec', 'template'],
