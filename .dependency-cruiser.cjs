@@ -35,9 +35,30 @@ const layerRules = Object.entries(mayImport).map(([pkg, allowed]) => ({
   to: { path: '^packages/([^/]+)/', pathNot: [`^packages/(${[pkg, ...allowed].join('|')})/`] },
 }));
 
+// The layer table says what a package may import; its package.json must also install it:
+// a workspace package imported from src/ but listed only under devDependencies resolves
+// here (pnpm links it) and fails for a user who installs the package.
+const runtimeDependencies = (pkg) => {
+  const manifest = require(`./packages/${pkg}/package.json`);
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+  return names.filter((n) => n.startsWith('@capi-kit/')).map((n) => n.slice('@capi-kit/'.length));
+};
+
+const declaredRules = Object.keys(mayImport).map((pkg) => ({
+  name: `declared-${pkg}`,
+  comment: `${pkg} imports only the workspace packages its package.json lists under dependencies or peerDependencies`,
+  severity: 'error',
+  from: { path: `^packages/${pkg}/src/` },
+  to: {
+    path: '^packages/([^/]+)/',
+    pathNot: [`^packages/(${[pkg, ...runtimeDependencies(pkg)].join('|')})/`],
+  },
+}));
+
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...declaredRules,
     {
       name: 'no-circular',
       comment: 'no import cycles between source files, type-only imports included',
