@@ -32,7 +32,8 @@ describe("from-secret reads the Secret of the machine's own cluster", () => {
     expect(workloads.problems()).toEqual([
       expect.objectContaining({
         object: `Cluster ${ns}/a/b`,
-        message: `workload cluster ${ns}/a/b: the workload kubeconfig Secret ${ns}/a/b-kubeconfig does not exist`,
+        // (refused as a name, before any read: it cannot name a Secret)
+        message: `workload cluster ${ns}/a/b: the workload cluster's name "a/b" is not a valid Cluster name: its kubeconfig Secret would be "a/b-kubeconfig", not a valid Secret name (lowercase letters, digits, '-' and '.', at most 253 characters)`,
       }),
     ]);
     // and cluster `a` itself is reached through its Secret
