@@ -86,6 +86,8 @@ function ownershipProblems(plan: MigrationPlan, live: ReadonlyMap<string, JsonOb
       });
       continue;
     }
+    const node = nodeRefProblem(planned, existing);
+    if (node !== undefined) problems.push({ object: labelOf(planned.key), message: node });
     const differences = contentDifferences(planned.object, existing);
     if (differences.length > 0) {
       problems.push({
@@ -95,6 +97,22 @@ function ownershipProblems(plan: MigrationPlan, live: ReadonlyMap<string, JsonOb
     }
   }
   return problems;
+}
+
+/**
+ * A Machine already there whose `status.nodeRef` names another Node than its v1alpha1
+ * source's. Apply writes status only onto a target without one, and v0.2 never replaces a
+ * nodeRef once set (it is re-derived only when empty): a Machine made beforehand with the
+ * source-UID annotation, the converted spec and a nodeRef to another Node would keep it, and
+ * deleting that Machine in v0.2 deletes the Node it names.
+ */
+function nodeRefProblem(planned: PlannedObject, live: JsonObject): string | undefined {
+  const want = isObject(planned.status?.nodeRef) ? planned.status.nodeRef : undefined;
+  const have = isObject(live.status) && isObject(live.status.nodeRef) ? live.status.nodeRef : undefined;
+  if (want === undefined || have === undefined) return undefined;
+  if (have.name === want.name && (have.uid === undefined || want.uid === undefined || have.uid === want.uid))
+    return undefined;
+  return `carries ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} of ${labelOf(planned.source)}, but its status.nodeRef names Node ${JSON.stringify(have.name)} (uid ${JSON.stringify(have.uid)}), not that object's ${JSON.stringify(want.name)} (uid ${JSON.stringify(want.uid)}): refusing to act on it (delete it, or correct its status, and run again)`;
 }
 
 /**

@@ -1,6 +1,12 @@
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { awsConversionPlugin } from '@capi-kit/providers-aws';
-import { type KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
+import {
+  CustomObjectsApi,
+  type KubernetesObject,
+  KubernetesObjectApi,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -193,6 +199,48 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     // (refused by the plan, before preflight: nothing is written)
     const planned = await planClusterMigration(options(namespace));
     expect(planned).toEqual(refused);
+  });
+
+  it('a v1alpha2 Machine made beforehand as migrate would make it, but whose status names another Node, is flagged by plan and refused by apply', async () => {
+    // Apply writes status only onto a target without one, and v0.2 keeps a nodeRef once set:
+    // the Machine would name that Node, and deleting the Machine deletes the Node.
+    const { namespace, source } = await seeded('nodes');
+    const planned = await planClusterMigration(options(namespace));
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left));
+    const worker = source.workers[0]!;
+    const found = planned.right.objects.find((o) => o.key.kind === 'Machine' && o.key.name === worker)!;
+    await client().create(found.object as KubernetesObject);
+    const nodeRef = { kind: 'Node', name: 'someone-elses-node', uid: 'node-uid-someone-elses-node' };
+    await env.kubeConfig.makeApiClient(CustomObjectsApi).patchNamespacedCustomObjectStatus(
+      {
+        group: 'cluster.x-k8s.io',
+        version: 'v1alpha2',
+        namespace,
+        plural: 'machines',
+        name: worker,
+        body: { status: { nodeRef } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const want = found.status?.nodeRef as { name: string; uid: string };
+    const problem = {
+      object: `Machine ${namespace}/${worker}`,
+      message: `carries migrate.capi-kit.dev/source-uid: ${found.source.uid} of Machine ${namespace}/${worker}, but its status.nodeRef names Node "someone-elses-node" (uid "node-uid-someone-elses-node"), not that object's "${want.name}" (uid "${want.uid}"): refusing to act on it (delete it, or correct its status, and run again)`,
+    };
+    const flagged = await planClusterMigration(options(namespace));
+    if (E.isLeft(flagged)) throw new Error(JSON.stringify(flagged.left));
+    expect(flagged.right.warnings.filter((w) => w.includes('source-uid'))).toEqual([
+      `${problem.object}: ${problem.message}`,
+    ]);
+    const refused = await applyClusterMigration(options(namespace));
+    if (E.isRight(refused)) throw new Error('applied onto a Machine naming another Node');
+    expect(refused.left).toEqual({
+      code: 'preflight',
+      message: 'preflight found 1 problem(s); nothing was written',
+      problems: [problem],
+    });
+    const machines = await listObjects(env.kubeConfig, V1ALPHA2, 'Machine', namespace);
+    expect(machines.map((m) => [m.metadata.name, m.metadata.ownerReferences])).toEqual([[worker, undefined]]);
   });
 
   it("v0.2's control-plane label on a v1alpha1 worker (or its template), or empty on a control plane, is refused before anything is written", async () => {
