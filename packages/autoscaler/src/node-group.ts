@@ -5,8 +5,8 @@
  * other: a 409 means "read again and decide again".
  */
 import {
+  isNodeWithoutLease,
   isUnderMaintenanceState,
-  LeaseConfigError,
   type LeaseInspection,
   type NodeLeaseObserver,
 } from '@capi-kit/lease';
@@ -475,10 +475,8 @@ async function inspect(leases: NodeLeaseObserver, node: string): Promise<LeaseIn
   try {
     return await leases.inspect(node);
   } catch (error) {
-    // medik8s' `node-` prefix makes a Node name of 249–253 characters a lease name the API
-    // server refuses: no one can hold that lease, so the Node is under none (this threw, and
-    // failed nodes() for the whole group and every deletion of the Node).
-    if (error instanceof LeaseConfigError && error.path === 'node') return undefined;
+    // (this threw, and failed nodes() for the whole group and every deletion of the Node)
+    if (isNodeWithoutLease(error)) return undefined;
     const message = error instanceof Error ? error.message : String(error);
     throw new NodeGroupError(
       'api-error',

@@ -1,6 +1,6 @@
 import { isLaterClusterPaused } from '@capi-kit/core/phases';
 import {
-  LeaseConfigError,
+  isNodeWithoutLease,
   type LeaseInspection,
   type LeaseLocation,
   NodeLeaseObserver,
@@ -617,13 +617,12 @@ class MaintenanceLeases extends NodeLeaseObserver {
     return judged;
   }
 
-  // (medik8s' `node-` prefix makes a valid Node name of 249-253 characters a lease name the
-  // API server refuses: this threw, and describeCluster rejected for the whole Cluster)
+  // (a Node without a lease in this layout threw, and describeCluster rejected for the whole Cluster)
   private addressOf(node: string) {
     try {
       return this.address(node);
     } catch (error) {
-      if (error instanceof LeaseConfigError && error.path === 'node') return undefined;
+      if (isNodeWithoutLease(error)) return undefined;
       throw error;
     }
   }

@@ -18,6 +18,16 @@ export class LeaseConfigError extends Error {
   }
 }
 
+/**
+ * Whether `error` says that `node` can have no lease here: its name is no Node name, or the
+ * layout makes it a lease name the API server refuses (medik8s' `node-` prefix on a Node name
+ * of 249–253 characters). No one can hold such a lease, so a caller judging many nodes counts
+ * that node as under none, rather than failing for all of them.
+ */
+export function isNodeWithoutLease(error: unknown): error is LeaseConfigError {
+  return error instanceof LeaseConfigError && error.path === 'node';
+}
+
 /** How an API call failed, in terms a caller can act on. */
 export type LeaseApiErrorCode =
   /** 401: the credentials were refused. */

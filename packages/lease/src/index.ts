@@ -6,6 +6,7 @@ export {
   nextLeaseTransitions,
 } from './decision.js';
 export {
+  isNodeWithoutLease,
   LeaseApiError,
   type LeaseApiErrorCode,
   type LeaseApiErrorDetails,

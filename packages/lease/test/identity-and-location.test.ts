@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { LeaseConfigError } from '../src/errors.js';
+import { isNodeWithoutLease, LeaseConfigError } from '../src/errors.js';
 import { checkHolderIdentity, isReservedHolder } from '../src/holder-identity.js';
 import { defaultLeaseNamespace, medik8sLeases, nodeNamedLeases } from '../src/location.js';
 import { NodeLeaseClient } from '../src/node-lease-client.js';
@@ -77,6 +77,17 @@ describe('node names and namespaces go into request paths', () => {
       path: 'node',
       message: expect.stringContaining('has no valid lease name in this layout'),
     });
+  });
+
+  it('isNodeWithoutLease: a node with no lease in the layout, not a misconfigured client', async () => {
+    const observer = new NodeLeaseObserver({ kubeConfig, location: medik8sLeases() });
+    const unnamed = await observer.inspect('n'.repeat(250)).catch((e: unknown) => e);
+    const invalid = await observer.inspect('a/b').catch((e: unknown) => e);
+    const namespace = await new NodeLeaseObserver({ kubeConfig, location: nodeNamedLeases('../x') })
+      .inspect('n1')
+      .catch((e: unknown) => e);
+    expect([unnamed, invalid, namespace].map(isNodeWithoutLease)).toEqual([true, true, false]);
+    expect(isNodeWithoutLease(new Error('node'))).toBe(false);
   });
 
   it('refuses a lease namespace that is not a namespace name', async () => {
