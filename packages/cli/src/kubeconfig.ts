@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { serverUrlProblem } from '@capi-kit/client';
+import { yamlTypeName } from '@capi-kit/core/objects';
 import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from './exit-codes.js';
@@ -198,15 +199,6 @@ function credentialProblem(config: KubeConfig, serverProblem: typeof serverUrlPr
 /** The top-level fields client-node reads, and what it silently takes for each of another type. */
 const LIST_FIELDS = ['clusters', 'contexts', 'users'] as const;
 
-const typeName = (value: unknown) =>
-  Array.isArray(value)
-    ? 'a list'
-    : value === null
-      ? 'null'
-      : typeof value === 'object'
-        ? 'a mapping'
-        : `a ${typeof value}`;
-
 /**
  * Why a parsed kubeconfig does not have a kubeconfig's shape, if it does not. client-node
  * takes `clusters: 5` (or a file that is one string) as no clusters, and a current-context
@@ -215,16 +207,16 @@ const typeName = (value: unknown) =>
  */
 function shapeProblem(document: unknown, path: string): string | undefined {
   if (document === null || typeof document !== 'object' || Array.isArray(document))
-    return `kubeconfig ${path} is ${typeName(document)}, not a mapping of clusters, contexts and users`;
+    return `kubeconfig ${path} is ${yamlTypeName(document)}, not a mapping of clusters, contexts and users`;
   const config = document as Record<string, unknown>;
   for (const field of LIST_FIELDS) {
     const value = config[field];
     if (value !== undefined && value !== null && !Array.isArray(value))
-      return `kubeconfig ${path}: ${field} is ${typeName(value)}, not a list`;
+      return `kubeconfig ${path}: ${field} is ${yamlTypeName(value)}, not a list`;
   }
   const current = config['current-context'];
   if (current !== undefined && current !== null && typeof current !== 'string')
-    return `kubeconfig ${path}: current-context is ${typeName(current)}, not a context's name`;
+    return `kubeconfig ${path}: current-context is ${yamlTypeName(current)}, not a context's name`;
   return undefined;
 }
 
@@ -291,7 +283,7 @@ function addContextSources(
 /** Why a cluster's `insecure-skip-tls-verify` of `value` (neither true nor false) is refused. */
 function insecureProblem(cluster: string, value: unknown): string {
   const quoted = (text: string) => JSON.stringify(printable(shortened(text)));
-  const what = typeof value === 'string' ? quoted(value) : typeName(value);
+  const what = typeof value === 'string' ? quoted(value) : yamlTypeName(value);
   return `kubeconfig cluster ${quoted(cluster)}: insecure-skip-tls-verify is ${what}, not true or false (YAML 1.1, which kubectl reads, took yes, no, on and off as booleans; YAML 1.2 does not: write true or false)`;
 }
 

@@ -1,5 +1,5 @@
 import { readManifest } from '@capi-kit/core/manifest';
-import { isPlainObject } from '@capi-kit/core/objects';
+import { isPlainObject, yamlTypeName } from '@capi-kit/core/objects';
 import * as E from 'fp-ts/lib/Either.js';
 
 /**
@@ -77,7 +77,7 @@ export function contextFieldProblem(
     const value = context[field];
     // (other values client-node keeps as they are, and they are refused once loaded)
     if (value === undefined || value === null || typeof value === 'string' || value) continue;
-    return `contexts[${i}].context.${field} of context ${quote(name)} is ${String(value)} (${typeName(value)}), not ${expected}: client-node took it as ${taken}`;
+    return `contexts[${i}].context.${field} of context ${quote(name)} is ${String(value)} (${yamlTypeName(value)}), not ${expected}: client-node took it as ${taken}`;
   }
   return undefined;
 }
@@ -126,10 +126,7 @@ export function currentUserProblem(
   const user = name ? config.getContextObject(name)?.user : undefined;
   if (user === undefined || user === null || user === '') return undefined;
   if (typeof user !== 'string')
-    return `context ${quote(name)} names its user with ${typeName(user)}, not a user's name`;
+    return `context ${quote(name)} names its user with ${yamlTypeName(user)}, not a user's name`;
   if (config.getUser(user) !== null) return undefined;
   return `context ${quote(name)} names user ${quote(user)}, which is not in users`;
 }
-
-const typeName = (value: unknown) =>
-  Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;

@@ -9,4 +9,4 @@ export { appendJsonPath, formatJsonPath, type JsonPath } from './json-path.js';
 export { expandV1List, isV1List, type V1List, v1List } from './list.js';
 export { formatObjectName, type ObjectName, objectLabel, objectName, qualifiedName } from './object-name.js';
 export { isPlainObject } from './plain-object.js';
-export { jsonTypeName, type MistypedTypeMeta, mistypedTypeMeta } from './type-meta.js';
+export { jsonTypeName, type MistypedTypeMeta, mistypedTypeMeta, yamlTypeName } from './type-meta.js';

@@ -10,10 +10,20 @@ export interface MistypedTypeMeta {
   readonly message: string;
 }
 
-/** What a JSON value is, in words (`a list`, `a map`, `a number`): never the value itself. */
+/** What a JSON value is, in words (`a list`, `a map`, `a number`, `null`): never the value itself. */
 export function jsonTypeName(value: unknown): string {
+  return typeName(value, 'a map');
+}
+
+/** The same in YAML's words (`a mapping`), for files people write as YAML, such as kubeconfigs. */
+export function yamlTypeName(value: unknown): string {
+  return typeName(value, 'a mapping');
+}
+
+function typeName(value: unknown, map: string): string {
+  if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'a map' : `a ${typeof value}`;
+  return typeof value === 'object' ? map : `a ${typeof value}`;
 }
 
 /**
