@@ -23,7 +23,13 @@ import {
   SOURCE_UID_ANNOTATION,
   verifyClusterMigration,
 } from '../src/index.js';
-import { crdDirs, type SourceCluster, seedSourceCluster } from './support/source-cluster.js';
+import {
+  crdDirs,
+  listObjects,
+  mergePatchAs,
+  type SourceCluster,
+  seedSourceCluster,
+} from './support/source-cluster.js';
 
 const env = useControlPlane();
 const plugins = [awsConversionPlugin, vsphereConversionPlugin];
@@ -49,24 +55,9 @@ function options(namespace: string, extra: Partial<MigrationOptions> = {}): Migr
   return { kubeConfig: env.kubeConfig, scope: { namespace }, plugins, ...extra };
 }
 
-async function list(
-  kubeConfig: KubeConfig,
-  apiVersion: string,
-  kind: string,
-  namespace: string,
-): Promise<Obj[]> {
-  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const page = await client.list(apiVersion, kind, namespace);
-      return JSON.parse(JSON.stringify(page.items)) as Obj[];
-    } catch (error) {
-      // 429 while the server (re)initializes a CRD's storage: retry, as kubectl would.
-      if ((error as { code?: number }).code !== 429 || attempt >= 20) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
+/** The objects of a kind, typed as this file reads them. */
+const list = (kubeConfig: KubeConfig, apiVersion: string, kind: string, namespace: string) =>
+  listObjects(kubeConfig, apiVersion, kind, namespace) as Promise<Obj[]>;
 
 /** Every object the migration may have written, keyed `Kind/name`, with its resourceVersion. */
 async function snapshot(namespace: string): Promise<Map<string, Obj>> {
@@ -105,16 +96,7 @@ function endState(objects: Map<string, Obj>, namespace: string): unknown {
 }
 
 /** A JSON merge patch (RFC 7386) of the object the body names, as `kubectl patch --type merge`. */
-function mergePatch(body: Record<string, unknown>): Promise<KubernetesObject> {
-  return KubernetesObjectApi.makeApiClient(env.kubeConfig).patch(
-    body as KubernetesObject,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    'application/merge-patch+json',
-  );
-}
+const mergePatch = (body: Record<string, unknown>) => mergePatchAs(env.kubeConfig, body);
 
 /** A v1alpha2 Machine someone made by hand: no source-UID annotation, not the migration's. */
 function machineByHand(name: string, namespace: string): KubernetesObject {
