@@ -1,7 +1,7 @@
 import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
-import { contentDifferences } from './content.js';
+import { contentDifferences, nodeRefDifference } from './content.js';
 import { MigrateFailure, type Problem } from './errors.js';
 import { readLive } from './live.js';
 import { annotationsOf, identity, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
@@ -102,17 +102,14 @@ function ownershipProblems(plan: MigrationPlan, live: ReadonlyMap<string, JsonOb
 /**
  * A Machine already there whose `status.nodeRef` names another Node than its v1alpha1
  * source's. Apply writes status only onto a target without one, and v0.2 never replaces a
- * nodeRef once set (it is re-derived only when empty): a Machine made beforehand with the
- * source-UID annotation, the converted spec and a nodeRef to another Node would keep it, and
- * deleting that Machine in v0.2 deletes the Node it names.
+ * nodeRef once set: a Machine made beforehand with the source-UID annotation, the converted
+ * spec and a nodeRef to another Node would keep it, and deleting that Machine in v0.2
+ * deletes the Node it names.
  */
 function nodeRefProblem(planned: PlannedObject, live: JsonObject): string | undefined {
-  const want = isObject(planned.status?.nodeRef) ? planned.status.nodeRef : undefined;
-  const have = isObject(live.status) && isObject(live.status.nodeRef) ? live.status.nodeRef : undefined;
-  if (want === undefined || have === undefined) return undefined;
-  if (have.name === want.name && (have.uid === undefined || want.uid === undefined || have.uid === want.uid))
-    return undefined;
-  return `carries ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} of ${labelOf(planned.source)}, but its status.nodeRef names Node ${JSON.stringify(have.name)} (uid ${JSON.stringify(have.uid)}), not that object's ${JSON.stringify(want.name)} (uid ${JSON.stringify(want.uid)}): refusing to act on it (delete it, or correct its status, and run again)`;
+  const node = nodeRefDifference(planned.status, live);
+  if (node === undefined) return undefined;
+  return `carries ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} of ${labelOf(planned.source)}, but its status.nodeRef names Node ${node.live}, not that object's ${node.source}: refusing to act on it (delete it, or correct its status, and run again)`;
 }
 
 /**

@@ -37,3 +37,22 @@ export function contentDifferences(planned: JsonObject, live: JsonObject): strin
   }
   return out;
 }
+
+/**
+ * A Machine's live `status.nodeRef` when it names another Node than the one its v1alpha1
+ * source names (`Node "name" (uid "uid")`, the live one first), or undefined. v0.2 never
+ * replaces a nodeRef once set (it re-derives one only when empty), and deleting a Machine
+ * deletes the Node it names: a nodeRef to another Node is never the migration's.
+ */
+export function nodeRefDifference(
+  plannedStatus: JsonObject | undefined,
+  live: JsonObject,
+): { readonly live: string; readonly source: string } | undefined {
+  const want = isObject(plannedStatus?.nodeRef) ? plannedStatus.nodeRef : undefined;
+  const have = isObject(live.status) && isObject(live.status.nodeRef) ? live.status.nodeRef : undefined;
+  if (want === undefined || have === undefined) return undefined;
+  if (have.name === want.name && (have.uid === undefined || want.uid === undefined || have.uid === want.uid))
+    return undefined;
+  const text = (ref: JsonObject) => `${JSON.stringify(ref.name)} (uid ${JSON.stringify(ref.uid)})`;
+  return { live: text(have), source: text(want) };
+}

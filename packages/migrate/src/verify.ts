@@ -1,6 +1,6 @@
 import { type GeneratedKind, isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
-import { contentDifferences } from './content.js';
+import { contentDifferences, nodeRefDifference } from './content.js';
 import type { Problem } from './errors.js';
 import { namespaceOf, type Scope } from './inventory.js';
 import { type ListRequest, listKinds } from './live.js';
@@ -138,6 +138,13 @@ export async function verify(
         message: `not created from ${labelOf(planned.source)} (${SOURCE_UID_ANNOTATION} differs)`,
       });
       continue;
+    }
+    const node = nodeRefDifference(planned.status, object);
+    if (node !== undefined) {
+      differences.push({
+        object: label,
+        message: `status.nodeRef names Node ${node.live}, not ${node.source} as ${labelOf(planned.source)} does (v0.2 keeps a nodeRef once set, and deletes that Node with the Machine)`,
+      });
     }
     for (const path of contentDifferences(planned.object, object)) {
       differences.push({

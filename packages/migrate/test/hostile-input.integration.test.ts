@@ -60,6 +60,23 @@ async function addOwners(object: Obj, references: Reference[]): Promise<void> {
   });
 }
 
+/** Merges `status` into a v1alpha2 Machine's, through the status subresource. */
+async function setMachineStatus(namespace: string, name: string, status: Record<string, unknown>) {
+  await env.kubeConfig
+    .makeApiClient(CustomObjectsApi)
+    .patchNamespacedCustomObjectStatus(
+      {
+        group: 'cluster.x-k8s.io',
+        version: 'v1alpha2',
+        namespace,
+        plural: 'machines',
+        name,
+        body: { status },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+}
+
 /** A fresh namespace holding a v1alpha1 AWS cluster of one worker. */
 async function seeded(name: string): Promise<{ namespace: string; source: SourceCluster }> {
   const namespace = await env.createNamespace('migrate-hostile');
@@ -210,18 +227,9 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     const worker = source.workers[0]!;
     const found = planned.right.objects.find((o) => o.key.kind === 'Machine' && o.key.name === worker)!;
     await client().create(found.object as KubernetesObject);
-    const nodeRef = { kind: 'Node', name: 'someone-elses-node', uid: 'node-uid-someone-elses-node' };
-    await env.kubeConfig.makeApiClient(CustomObjectsApi).patchNamespacedCustomObjectStatus(
-      {
-        group: 'cluster.x-k8s.io',
-        version: 'v1alpha2',
-        namespace,
-        plural: 'machines',
-        name: worker,
-        body: { status: { nodeRef } },
-      },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-    );
+    await setMachineStatus(namespace, worker, {
+      nodeRef: { kind: 'Node', name: 'someone-elses-node', uid: 'node-uid-someone-elses-node' },
+    });
     const want = found.status?.nodeRef as { name: string; uid: string };
     const problem = {
       object: `Machine ${namespace}/${worker}`,
@@ -241,6 +249,30 @@ describe.skipIf(noControlPlane())('migrate with hostile v1alpha1 objects', () =>
     });
     const machines = await listObjects(env.kubeConfig, V1ALPHA2, 'Machine', namespace);
     expect(machines.map((m) => [m.metadata.name, m.metadata.ownerReferences])).toEqual([[worker, undefined]]);
+  });
+
+  it('verify reports a migrated Machine whose nodeRef was changed to another Node since apply, and prune refuses', async () => {
+    const { namespace, source } = await seeded('renoded');
+    const migrated = await applied(namespace);
+    const worker = source.workers[0]!;
+    const found = migrated.plan.objects.find((o) => o.key.kind === 'Machine' && o.key.name === worker)!;
+    await setMachineStatus(namespace, worker, {
+      nodeRef: { kind: 'Node', name: 'someone-elses-node', uid: 'node-uid-someone-elses-node' },
+    });
+    const want = found.status?.nodeRef as { name: string; uid: string };
+    const difference = {
+      object: `Machine ${namespace}/${worker}`,
+      message: `status.nodeRef names Node "someone-elses-node" (uid "node-uid-someone-elses-node"), not "${want.name}" (uid "${want.uid}") as Machine ${namespace}/${worker} does (v0.2 keeps a nodeRef once set, and deletes that Node with the Machine)`,
+    };
+    const verified = await verifyClusterMigration(options(namespace));
+    if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
+    expect(verified.right.differences).toEqual([difference]);
+    const pruned = await pruneClusterMigration(options(namespace));
+    expect(E.isLeft(pruned) && pruned.left).toEqual({
+      code: 'verification',
+      message: 'verify found 1 difference(s); nothing was pruned',
+      differences: [difference],
+    });
   });
 
   it("v0.2's control-plane label on a v1alpha1 worker (or its template), or empty on a control plane, is refused before anything is written", async () => {
