@@ -62,19 +62,17 @@ async function addOwners(object: Obj, references: Reference[]): Promise<void> {
 
 /** Merges `status` into a v1alpha2 Machine's, through the status subresource. */
 async function setMachineStatus(namespace: string, name: string, status: Record<string, unknown>) {
-  await env.kubeConfig
-    .makeApiClient(CustomObjectsApi)
-    .patchNamespacedCustomObjectStatus(
-      {
-        group: 'cluster.x-k8s.io',
-        version: 'v1alpha2',
-        namespace,
-        plural: 'machines',
-        name,
-        body: { status },
-      },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-    );
+  await env.kubeConfig.makeApiClient(CustomObjectsApi).patchNamespacedCustomObjectStatus(
+    {
+      group: 'cluster.x-k8s.io',
+      version: 'v1alpha2',
+      namespace,
+      plural: 'machines',
+      name,
+      body: { status },
+    },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
 }
 
 /** A fresh namespace holding a v1alpha1 AWS cluster of one worker. */
