@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, type V1PolicyRule } from '@kubernetes/client-node';
 import { type CrdInput, type InstalledCrd, installCRDs } from './crds.js';
 import { EnvtestError } from './errors.js';
 import { currentCluster, kubeConfigFromDocument, kubeconfigDocument } from './kubeconfig.js';
 import { type CertificateAndKey, type CertificateAuthority, loadCertificateAuthority } from './pki.js';
+import { type GrantOptions, type GrantSubject, grantAccess } from './rbac.js';
 
 /** Which kind of control plane serves the tests. */
 export type BackendKind = 'existing' | 'local' | 'k3s';
@@ -43,6 +44,13 @@ export interface ControlPlaneClient {
    * no permissions until a test grants some).
    */
   kubeConfigFor(user: string, groups?: readonly string[]): Promise<KubeConfig>;
+  /**
+   * Grants `rules` to `subject` (a user name, as `kubeConfigFor(user)` mints, or a User,
+   * Group or ServiceAccount subject): a Role and RoleBinding in `options.namespace`, or a
+   * ClusterRole and ClusterRoleBinding without one, named `options.name` (default: the
+   * subject's name). Resolves once the authorizer allows each rule.
+   */
+  grant(subject: GrantSubject, rules: V1PolicyRule[], options?: GrantOptions): Promise<void>;
 }
 
 /** A DNS-1123 label from a free-form prefix: lowercase, [a-z0-9-], at most 63 chars. */
@@ -82,6 +90,7 @@ export function connect(connection: ControlPlaneConnection): ControlPlaneClient 
       });
       return name;
     },
+    grant: (subject, rules, options) => grantAccess(kubeConfig, subject, rules, options),
     kubeConfigFor: async (user, groups = []) => {
       if (!connection.clientCA) {
         throw new EnvtestError(

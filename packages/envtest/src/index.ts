@@ -20,7 +20,7 @@ export { type CrdInput, type InstalledCrd, installCRDs, loadCrds } from './crds.
 export { DeadlineError } from './deadline.js';
 export { probeDocker } from './docker.js';
 export { EnvtestError, type EnvtestErrorCode, envtestErrorCodes } from './errors.js';
-export { waitForAccess } from './rbac.js';
+export { type GrantOptions, type GrantSubject, waitForAccess } from './rbac.js';
 export { keepAliveAgent, restRequest } from './rest.js';
 export {
   type ConvertObject,

@@ -1,11 +1,12 @@
 // @capi-kit/envtest/vitest: use the control plane that the global setup started.
 
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig, V1PolicyRule } from '@kubernetes/client-node';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { type BackendKind, type ControlPlaneClient, connect } from '../connection.js';
 import type { CrdInput, InstalledCrd } from '../crds.js';
 import { EnvtestError } from '../errors.js';
+import type { GrantOptions, GrantSubject } from '../rbac.js';
 import { type ProvidedControlPlane, providedKey } from './context.js';
 
 export type { ProvidedControlPlane } from './context.js';
@@ -28,6 +29,13 @@ export interface ControlPlaneHandle {
   readonly namespace: string;
   /** A KubeConfig for a non-admin user in the given groups; RBAC applies. */
   kubeConfigFor(user: string, groups?: readonly string[]): Promise<KubeConfig>;
+  /**
+   * Grants `rules` to `subject` (a user name, or a User, Group or ServiceAccount subject): a
+   * Role and RoleBinding in `options.namespace`, or a ClusterRole and ClusterRoleBinding
+   * without one, named `options.name` (default: the subject's name). Resolves once the
+   * authorizer allows each rule.
+   */
+  grant(subject: GrantSubject, rules: V1PolicyRule[], options?: GrantOptions): Promise<void>;
   /** Installs CRDs (v1beta1 manifests are converted to v1) and waits until they are served. */
   installCRDs(input: CrdInput): Promise<InstalledCrd[]>;
   /** Creates another namespace, `<prefix>-<random>`. */
@@ -126,6 +134,7 @@ export function useControlPlane(options: UseControlPlaneOptions = {}): ControlPl
         return unavailable();
       },
       kubeConfigFor: unavailable,
+      grant: unavailable,
       installCRDs: unavailable,
       createNamespace: unavailable,
     };
@@ -169,6 +178,7 @@ export function useControlPlane(options: UseControlPlaneOptions = {}): ControlPl
       return namespace;
     },
     kubeConfigFor: (user, groups) => client.kubeConfigFor(user, groups),
+    grant: (subject, rules, options) => client.grant(subject, rules, options),
     installCRDs: (input) => client.installCRDs(input),
     createNamespace,
   };
