@@ -29,18 +29,35 @@ export interface GuardedField {
   readonly names: (value: unknown) => unknown;
 }
 
-/** `names` of an object reference: its present `keys`, in that order (anything else as it is). */
+/**
+ * `names` of an object reference: its present `keys`, in that order (anything else as it is).
+ * One holding none of them names nothing, as an absent one: rows may drop it (an empty
+ * health check template is no health check going up), and a stash may keep it.
+ */
 export function namedBy(keys: readonly string[]): (value: unknown) => unknown {
   return (value) => {
     if (!isObject(value)) return value;
     const out: JsonObject = {};
-    for (const key of keys) if (Object.hasOwn(value, key)) out[key] = value[key] as Json;
-    return out;
+    let some = false;
+    for (const key of keys) {
+      if (!Object.hasOwn(value, key)) continue;
+      out[key] = value[key] as Json;
+      some = true;
+    }
+    return some ? out : undefined;
   };
 }
 
+/** `names` of a list of topologies: each item's name and class (`more`: what else it names). */
+export function topologiesNamedBy(more?: (item: JsonObject) => unknown): (value: unknown) => unknown {
+  const own = namedBy(['name', 'class']);
+  return itemsNamedBy((item) =>
+    isObject(item) ? [own(item) ?? null, more === undefined ? null : (more(item) ?? null)] : item,
+  );
+}
+
 /** `names` of a list whose items each name objects (`item`), in order. */
-export function itemsNamedBy(item: (value: unknown) => unknown): (value: unknown) => unknown {
+function itemsNamedBy(item: (value: unknown) => unknown): (value: unknown) => unknown {
   return (value) => (Array.isArray(value) ? value.map(item) : value);
 }
 

@@ -1,5 +1,6 @@
 import { assign, type JsonObject } from '../../path.js';
 import { type Hop, type HopMove, hopGroup } from '../hop.js';
+import { type GuardedField, guardFields, topologiesNamedBy } from '../reference-guard.js';
 import { V1ALPHA4, V1BETA1 } from '../versions.js';
 import { added, mapItems, removed } from './common.js';
 
@@ -59,6 +60,17 @@ const topologyRows: HopMove[] = [
   },
 ];
 
+/**
+ * Each machine deployment topology's name and class: the row moves the list whole, so a stash
+ * may restore it whole (the fields v1alpha4 cannot hold), but never renames an item or points
+ * it at another class (reference-guard.ts); the row carries both over unchanged.
+ */
+const topologyNames: GuardedField = {
+  path: ['spec', 'topology', 'workers', 'machineDeployments'],
+  keys: [],
+  names: topologiesNamedBy(),
+};
+
 export const v1alpha4ToV1beta1: Hop = {
   lower: V1ALPHA4,
   upper: V1BETA1,
@@ -66,6 +78,7 @@ export const v1alpha4ToV1beta1: Hop = {
     Cluster: {
       kind: 'Cluster',
       groups: [hopGroup('', [added('spec.availabilityGates'), ...topologyRows, added('status.v1beta2')])],
+      checkStash: guardFields({ down: [topologyNames], up: [topologyNames] }),
     },
     Machine: {
       kind: 'Machine',

@@ -14,7 +14,7 @@ import type { StashEntry } from '../../stash.js';
 import type { Direction } from '../../versions.js';
 import { durationToSeconds, secondsToDuration } from '../duration.js';
 import { type Hop, type HopMove, type HopOptions, type HopTable, hopGroup, nestedRows } from '../hop.js';
-import { type GuardedField, guardFields, namedBy } from '../reference-guard.js';
+import { type GuardedField, guardFields, namedBy, topologiesNamedBy } from '../reference-guard.js';
 import { V1BETA1, V1BETA2 } from '../versions.js';
 import { groupOf, mapItems, moved, removed } from './common.js';
 
@@ -192,6 +192,17 @@ function referenceBinding(paths: readonly string[]): NonNullable<HopTable['stash
  * name}` going up. A stash never changes them (reference-guard.ts); it may only give the
  * reference the apiVersion (going down; referenceFinish keeps it only within the reference's
  * group) or the apiGroup (going up) where the plain conversion wrote none.
+ *
+ * The version part of that apiVersion is not bound to anything: it names no other object.
+ * Kubernetes identifies an object by group, kind (one resource per kind in a group: the API
+ * server refuses a second CRD of the same group and kind), namespace and name; every version
+ * a CRD serves is a representation of the same stored object. So a stash that gives back
+ * `…/v1beta1` where the lookup would say `…/v1beta2`, or a forged one giving `…/v1alpha9`,
+ * points the reference at the same object; at worst at a version no one serves, which a
+ * reference edited by hand can do as well (its controller then reports the reference
+ * unresolvable). The stashed version is what the reference had in v1beta1: binding it to the
+ * lookup's answer would lose it (upstream's round trip rewrites it to the newest compatible
+ * version; the stash is there to keep it).
  */
 function referenceGuards(paths: readonly string[]): Record<Direction, GuardedField[]> {
   const guard = (path: string, group: string): GuardedField => ({
@@ -205,6 +216,60 @@ function referenceGuards(paths: readonly string[]): Record<Direction, GuardedFie
     up: paths.map((p) => guard(p, 'apiGroup')),
   };
 }
+
+/** A `{apiVersion, kind, name}` template reference (a health check's remediation template) at `path`. */
+const templateGuard = (path: string): GuardedField => ({
+  path: path.split('.'),
+  keys: ['apiVersion', 'kind', 'name'],
+  names: namedBy(['apiVersion', 'kind', 'name']),
+});
+
+/** What a field that is just a name (v1beta1's `topology.class`) names: itself. */
+const nameGuard = (path: string): GuardedField => ({ path: path.split('.'), keys: [], names: (v) => v });
+
+/**
+ * The other references of the hop, guarded as the reference rows are (reference-guard.ts):
+ * a Cluster's ClusterClass (`topology.class` / `classRef.name`), each machine deployment or
+ * pool topology's name and class, the health checks' remediation templates, and a Machine's
+ * Node (`status.nodeRef.name`; its kind and apiVersion, which v1beta2 cannot hold, the stash
+ * keeps as they were). Each row carries them over unchanged, so no stash the conversion writes
+ * changes them.
+ */
+const topologyLists = (healthCheck: string): GuardedField[] => {
+  const template = namedBy(['apiVersion', 'kind', 'name']);
+  const at = healthCheck.split('.');
+  return [
+    {
+      path: ['spec', 'topology', 'workers', 'machineDeployments'],
+      keys: [],
+      names: topologiesNamedBy((item) => template(getPath(item, at))),
+    },
+    { path: ['spec', 'topology', 'workers', 'machinePools'], keys: [], names: topologiesNamedBy() },
+  ];
+};
+const CLUSTER_GUARDS: Record<Direction, GuardedField[]> = {
+  down: [
+    ...referenceGuards(['spec.controlPlaneRef', 'spec.infrastructureRef']).down,
+    nameGuard('spec.topology.class'),
+    templateGuard('spec.topology.controlPlane.machineHealthCheck.remediationTemplate'),
+    ...topologyLists('machineHealthCheck.remediationTemplate'),
+  ],
+  up: [
+    ...referenceGuards(['spec.controlPlaneRef', 'spec.infrastructureRef']).up,
+    { path: ['spec', 'topology', 'classRef'], keys: ['name'], names: namedBy(['name']) },
+    templateGuard('spec.topology.controlPlane.healthCheck.remediation.templateRef'),
+    ...topologyLists('healthCheck.remediation.templateRef'),
+  ],
+};
+const nodeGuard: GuardedField = { path: ['status', 'nodeRef'], keys: ['name'], names: namedBy(['name']) };
+const MACHINE_GUARDS: Record<Direction, GuardedField[]> = {
+  down: [...referenceGuards(['spec.bootstrap.configRef', 'spec.infrastructureRef']).down, nodeGuard],
+  up: [...referenceGuards(['spec.bootstrap.configRef', 'spec.infrastructureRef']).up, nodeGuard],
+};
+const MHC_GUARDS: Record<Direction, GuardedField[]> = {
+  down: [templateGuard('spec.remediationTemplate')],
+  up: [templateGuard('spec.remediation.templateRef')],
+};
 
 /**
  * Fills the apiVersion of down-converted references that still lack one (see referenceRow);
@@ -566,7 +631,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(CLUSTER_REFS),
-      checkStash: guardFields(referenceGuards(CLUSTER_REFS)),
+      checkStash: guardFields(CLUSTER_GUARDS),
       stashBinding: referenceBinding(CLUSTER_REFS),
     },
     Machine: {
@@ -597,7 +662,7 @@ export const v1beta1ToV1beta2: Hop = {
         ]),
       ],
       finish: referenceFinish(machineRefs('')),
-      checkStash: guardFields(referenceGuards(machineRefs(''))),
+      checkStash: guardFields(MACHINE_GUARDS),
       stashBinding: referenceBinding(machineRefs('')),
     },
     MachineSet: {
@@ -667,6 +732,7 @@ export const v1beta1ToV1beta2: Hop = {
           ...statusRows(),
         ]),
       ],
+      checkStash: guardFields(MHC_GUARDS),
     },
   },
 };
