@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createNodeGroupProvider,
@@ -755,42 +755,21 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       expect(await ops.tryAcquire(md.nodes[2]!)).toMatchObject({ acquired: true });
       // A workload-cluster user the API server lets read the leases of nodes 0 and 2 only.
       const user = unique('lease-reader');
-      const rbac = workload.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-      await rbac.createClusterRole({
-        body: {
-          metadata: { name: user },
-          rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] }],
-        },
-      });
-      await rbac.createClusterRoleBinding({
-        body: {
-          metadata: { name: user },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
-          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-        },
-      });
-      await rbac.createNamespacedRole({
-        namespace: leaseNamespace,
-        body: {
-          metadata: { name: user },
-          rules: [
-            {
-              apiGroups: ['coordination.k8s.io'],
-              resources: ['leases'],
-              resourceNames: [md.nodes[0]!, md.nodes[2]!],
-              verbs: ['get'],
-            },
-          ],
-        },
-      });
-      await rbac.createNamespacedRoleBinding({
-        namespace: leaseNamespace,
-        body: {
-          metadata: { name: user },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
-          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-        },
-      });
+      await workload.grant(user, [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+      ]);
+      await workload.grant(
+        user,
+        [
+          {
+            apiGroups: ['coordination.k8s.io'],
+            resources: ['leases'],
+            resourceNames: [md.nodes[0]!, md.nodes[2]!],
+            verbs: ['get'],
+          },
+        ],
+        { namespace: leaseNamespace },
+      );
       const p = await provider('cluster.x-k8s.io/v1alpha2', { workload: await workload.kubeConfigFor(user) });
       const g = groupOf(p, md.id);
       const instances = (await g.nodes()).sort((a, b) => (a.node ?? '').localeCompare(b.node ?? ''));
@@ -830,51 +809,28 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       const md = await group(objects, { min: 0, max: 5, replicas: 2 });
       // A user who may update Machines but not the scale subresource.
       const user = unique('autoscaler');
-      const rbac = management.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-      await rbac.createNamespacedRole({
-        namespace: objects.namespace,
-        body: {
-          metadata: { name: user },
-          rules: [
-            {
-              apiGroups: ['cluster.x-k8s.io'],
-              resources: ['machines', 'machinesets', 'machinedeployments'],
-              verbs: ['get', 'list', 'watch'],
-            },
-            { apiGroups: ['cluster.x-k8s.io'], resources: ['machines'], verbs: ['update'] },
-            { apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale'], verbs: ['get'] },
-          ],
-        },
-      });
-      await rbac.createNamespacedRoleBinding({
-        namespace: objects.namespace,
-        body: {
-          metadata: { name: user },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
-          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-        },
-      });
+      await management.grant(
+        user,
+        [
+          {
+            apiGroups: ['cluster.x-k8s.io'],
+            resources: ['machines', 'machinesets', 'machinedeployments'],
+            verbs: ['get', 'list', 'watch'],
+          },
+          { apiGroups: ['cluster.x-k8s.io'], resources: ['machines'], verbs: ['update'] },
+          { apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale'], verbs: ['get'] },
+        ],
+        { namespace: objects.namespace },
+      );
       const restricted = await management.kubeConfigFor(user);
       // Cluster-wide watches need cluster-wide list: grant it on the three kinds only.
-      await rbac.createClusterRole({
-        body: {
-          metadata: { name: user },
-          rules: [
-            {
-              apiGroups: ['cluster.x-k8s.io'],
-              resources: ['machines', 'machinesets', 'machinedeployments'],
-              verbs: ['list', 'watch'],
-            },
-          ],
+      await management.grant(user, [
+        {
+          apiGroups: ['cluster.x-k8s.io'],
+          resources: ['machines', 'machinesets', 'machinedeployments'],
+          verbs: ['list', 'watch'],
         },
-      });
-      await rbac.createClusterRoleBinding({
-        body: {
-          metadata: { name: user },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
-          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-        },
-      });
+      ]);
       const p = await provider('cluster.x-k8s.io/v1alpha2', { management: restricted, leaseGuard: false });
       const error = await rejection(groupOf(p, md.id).deleteNodes([md.nodes[0]!]));
       expect([error.code, error.details.status]).toEqual(['api-error', 403]);

@@ -1,7 +1,7 @@
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { medik8sLeases, NodeLeaseClient, nodeNamedLeases } from '@capi-kit/lease';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapiClient, connect, describeCluster, workloadKubeConfig } from '../src/index.js';
 import { capiCrdDirs, unwrap, unwrapLeft } from './helpers/fixtures.js';
@@ -221,28 +221,17 @@ describe.skipIf(noControlPlane('private-local'))(
 
     it('a user who may list Cluster API objects but not read Secrets gets the description, the reason in problems', async () => {
       const ns = management.namespace;
-      const rbac = management.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-      await rbac.createNamespacedRole({
-        namespace: ns,
-        body: {
-          metadata: { name: 'capi-reader' },
-          rules: [
-            {
-              apiGroups: ['cluster.x-k8s.io', 'cluster.k8s.io'],
-              resources: ['*'],
-              verbs: ['get', 'list', 'watch'],
-            },
-          ],
-        },
-      });
-      await rbac.createNamespacedRoleBinding({
-        namespace: ns,
-        body: {
-          metadata: { name: 'capi-reader' },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'capi-reader' },
-          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'capi-reader' }],
-        },
-      });
+      await management.grant(
+        'capi-reader',
+        [
+          {
+            apiGroups: ['cluster.x-k8s.io', 'cluster.k8s.io'],
+            resources: ['*'],
+            verbs: ['get', 'list', 'watch'],
+          },
+        ],
+        { namespace: ns },
+      );
       const reader = unwrap(await connect(await management.kubeConfigFor('capi-reader')));
       const described = unwrap(await describeCluster(reader, 'prod', { namespace: ns }));
       expect(described.machines.map((m) => m.name)).toEqual(['prod-m-0', 'prod-m-1', 'prod-m-2']);

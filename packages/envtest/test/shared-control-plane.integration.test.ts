@@ -1,10 +1,4 @@
-import {
-  ApiException,
-  CoordinationV1Api,
-  CoreV1Api,
-  RbacAuthorizationV1Api,
-  type V1Lease,
-} from '@kubernetes/client-node';
+import { ApiException, CoordinationV1Api, CoreV1Api, type V1Lease } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { noControlPlane, useControlPlane } from '../src/vitest/index.js';
 
@@ -73,23 +67,12 @@ describe.skipIf(noControlPlane())('the shared control plane (vitest global setup
       const userLeases = userKc.makeApiClient(CoordinationV1Api);
       expect(await statusOf(userLeases.listNamespacedLease({ namespace }))).toBe(403);
 
-      const rbac = cp.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-      await rbac.createNamespacedRole({
-        namespace,
-        body: {
-          metadata: { name: 'lease-reader' },
-          rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list'] }],
-        },
-      });
       // Bound to the group, so this also proves the groups reached the apiserver.
-      await rbac.createNamespacedRoleBinding({
-        namespace,
-        body: {
-          metadata: { name: 'lease-reader' },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lease-reader' },
-          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'capi-kit:testers' }],
-        },
-      });
+      await cp.grant(
+        { kind: 'Group', name: 'capi-kit:testers' },
+        [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list'] }],
+        { namespace, name: 'lease-reader' },
+      );
       // RBAC changes reach the authorizer through an informer: poll, generously (a minute).
       let status: number | 'ok' = 403;
       for (const deadline = performance.now() + 60_000; status !== 'ok' && performance.now() < deadline; ) {

@@ -1,6 +1,5 @@
 import { waitForAccess } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LeaseApiError } from '../src/index.js';
 import { leaseClient, nodeName } from './helpers/clients.js';
@@ -11,28 +10,17 @@ const env = useControlPlane();
 describe.skipIf(noControlPlane('client-certificates'))('RBAC', () => {
   beforeAll(async () => {
     // The rights docs/lease.md lists for a participant: leases only, in the lease namespace.
-    const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-    await rbac.createNamespacedRole({
-      namespace: env.namespace,
-      body: {
-        metadata: { name: 'node-maintenance-lease' },
-        rules: [
-          {
-            apiGroups: ['coordination.k8s.io'],
-            resources: ['leases'],
-            verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
-          },
-        ],
-      },
-    });
-    await rbac.createNamespacedRoleBinding({
-      namespace: env.namespace,
-      body: {
-        metadata: { name: 'node-maintenance-lease' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'node-maintenance-lease' },
-        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'maintainer' }],
-      },
-    });
+    await env.grant(
+      'maintainer',
+      [
+        {
+          apiGroups: ['coordination.k8s.io'],
+          resources: ['leases'],
+          verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
+        },
+      ],
+      { namespace: env.namespace, name: 'node-maintenance-lease' },
+    );
     // RBAC changes reach the authorizer through an informer, not at once.
     expect(
       await waitForAccess(env.kubeConfig, 'maintainer', {

@@ -8,7 +8,6 @@ import {
   type KubernetesObject,
   KubernetesObjectApi,
   PatchStrategy,
-  RbacAuthorizationV1Api,
   type RequestContext,
   setHeaderOptions,
 } from '@kubernetes/client-node';
@@ -864,48 +863,33 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
     'a user who may not create Machines gets a 403 naming the verb and resource before anything is written',
     async () => {
       const source = await newNamespaceWith('aws', 'rbac', 1);
-      const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-      await rbac.createClusterRole({
-        body: {
-          metadata: { name: `migrate-reader-${source.namespace}` },
-          rules: [
-            {
-              apiGroups: [
-                'cluster.k8s.io',
-                'cluster.x-k8s.io',
-                'infrastructure.cluster.x-k8s.io',
-                'bootstrap.cluster.x-k8s.io',
-              ],
-              resources: ['*'],
-              verbs: ['get', 'list'],
-            },
-            {
-              apiGroups: ['infrastructure.cluster.x-k8s.io', 'bootstrap.cluster.x-k8s.io'],
-              resources: ['*'],
-              verbs: ['create', 'patch'],
-            },
-            {
-              apiGroups: ['cluster.x-k8s.io'],
-              resources: ['clusters', 'machinesets', 'machinedeployments', '*/status'],
-              verbs: ['create', 'patch'],
-            },
-            { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'patch'] },
-          ],
-        },
-      });
-      await rbac.createClusterRoleBinding({
-        body: {
-          metadata: { name: `migrate-reader-${source.namespace}` },
-          roleRef: {
-            apiGroup: 'rbac.authorization.k8s.io',
-            kind: 'ClusterRole',
-            name: `migrate-reader-${source.namespace}`,
+      await env.grant(
+        `migrator-${source.namespace}`,
+        [
+          {
+            apiGroups: [
+              'cluster.k8s.io',
+              'cluster.x-k8s.io',
+              'infrastructure.cluster.x-k8s.io',
+              'bootstrap.cluster.x-k8s.io',
+            ],
+            resources: ['*'],
+            verbs: ['get', 'list'],
           },
-          subjects: [
-            { kind: 'User', name: `migrator-${source.namespace}`, apiGroup: 'rbac.authorization.k8s.io' },
-          ],
-        },
-      });
+          {
+            apiGroups: ['infrastructure.cluster.x-k8s.io', 'bootstrap.cluster.x-k8s.io'],
+            resources: ['*'],
+            verbs: ['create', 'patch'],
+          },
+          {
+            apiGroups: ['cluster.x-k8s.io'],
+            resources: ['clusters', 'machinesets', 'machinedeployments', '*/status'],
+            verbs: ['create', 'patch'],
+          },
+          { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'patch'] },
+        ],
+        { name: `migrate-reader-${source.namespace}` },
+      );
       const kubeConfig = await env.kubeConfigFor(`migrator-${source.namespace}`);
       const before = await snapshot(source.namespace);
       // RBAC takes effect when the authorizer's cache catches up: poll for the answer.
