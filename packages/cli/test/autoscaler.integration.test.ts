@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
-import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from './helpers/capture-io.js';
 import { CONTROL_BUT_NEWLINE, setLeaseHolder } from './helpers/hostile-lease.js';
@@ -192,43 +192,19 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit autoscaler', () => {
   it('groups: a lease that cannot be read lists its node as under maintenance, says why and exits 3', async () => {
     // A workload user whom the API server lets read Nodes, and the leases of nodes 0 and 2 only.
     const user = 'cli-autoscaler-lease-reader';
-    const rbac = workload.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-    const subjects = [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }];
-    await rbac.createClusterRole({
-      body: {
-        metadata: { name: user },
-        rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] }],
-      },
-    });
-    await rbac.createClusterRoleBinding({
-      body: {
-        metadata: { name: user },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
-        subjects,
-      },
-    });
-    await rbac.createNamespacedRole({
-      namespace: leaseNamespace,
-      body: {
-        metadata: { name: user },
-        rules: [
-          {
-            apiGroups: ['coordination.k8s.io'],
-            resources: ['leases'],
-            resourceNames: [nodes[0]!, nodes[2]!],
-            verbs: ['get'],
-          },
-        ],
-      },
-    });
-    await rbac.createNamespacedRoleBinding({
-      namespace: leaseNamespace,
-      body: {
-        metadata: { name: user },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
-        subjects,
-      },
-    });
+    await workload.grant(user, [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] }]);
+    await workload.grant(
+      user,
+      [
+        {
+          apiGroups: ['coordination.k8s.io'],
+          resources: ['leases'],
+          resourceNames: [nodes[0]!, nodes[2]!],
+          verbs: ['get'],
+        },
+      ],
+      { namespace: leaseNamespace },
+    );
     const kubeconfig = join(scratch, 'lease-reader.kubeconfig');
     writeFileSync(kubeconfig, (await workload.kubeConfigFor(user)).exportConfig());
 

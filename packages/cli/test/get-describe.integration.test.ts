@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ControlPlane, startControlPlane, waitForAccess } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { capiCrdDirs } from '../../client/test/helpers/fixtures.js';
@@ -97,23 +97,12 @@ describe.skipIf(noControlPlane('private-local'))('capi-kit get and describe', ()
 
   it('get machines for a user who may not list Clusters, and get clusters for one who may not list Machines', async () => {
     // (each needs the other kind only for one column: both exited 3 with the 403)
-    const rbac = management.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
     const grant = async (user: string, resources: string[]) => {
-      await rbac.createNamespacedRole({
-        namespace: ns,
-        body: {
-          metadata: { name: user },
-          rules: [{ apiGroups: ['cluster.x-k8s.io', 'cluster.k8s.io'], resources, verbs: ['get', 'list'] }],
-        },
-      });
-      await rbac.createNamespacedRoleBinding({
-        namespace: ns,
-        body: {
-          metadata: { name: user },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
-          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
-        },
-      });
+      await management.grant(
+        user,
+        [{ apiGroups: ['cluster.x-k8s.io', 'cluster.k8s.io'], resources, verbs: ['get', 'list'] }],
+        { namespace: ns },
+      );
       for (const [group, resource] of [
         ['cluster.x-k8s.io', resources[0]],
         ['cluster.k8s.io', resources[0]],

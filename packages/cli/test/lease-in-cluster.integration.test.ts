@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { waitForAccess } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { NodeLeaseClient } from '@capi-kit/lease';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { cliBin } from './helpers/run-cli.js';
 
@@ -67,23 +67,11 @@ async function mountedServiceAccount(name: string): Promise<string> {
 }
 
 async function grantLeaseReading(serviceAccount: string): Promise<void> {
-  const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-  const name = `${serviceAccount}-leases`;
-  await rbac.createNamespacedRole({
-    namespace: env.namespace,
-    body: {
-      metadata: { name },
-      rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get'] }],
-    },
-  });
-  await rbac.createNamespacedRoleBinding({
-    namespace: env.namespace,
-    body: {
-      metadata: { name },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-      subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace: env.namespace }],
-    },
-  });
+  await env.grant(
+    { kind: 'ServiceAccount', name: serviceAccount, namespace: env.namespace },
+    [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get'] }],
+    { namespace: env.namespace, name: `${serviceAccount}-leases` },
+  );
   const user = `system:serviceaccount:${env.namespace}:${serviceAccount}`;
   const attributes = {
     namespace: env.namespace,

@@ -603,23 +603,11 @@ describe.skipIf(noControlPlane())('capi-kit lease: options and failure paths', {
       const n = node('revoked');
       const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
       const name = `lease-holder-${counter}`;
-      await rbac.createNamespacedRole({
-        namespace: env.namespace,
-        body: {
-          metadata: { name },
-          rules: [
-            { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
-          ],
-        },
-      });
-      await rbac.createNamespacedRoleBinding({
-        namespace: env.namespace,
-        body: {
-          metadata: { name },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name }],
-        },
-      });
+      await env.grant(
+        name,
+        [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] }],
+        { namespace: env.namespace },
+      );
       const kubeconfig = writeKubeconfig(name, await env.kubeConfigFor(name, []));
       // RBAC reaches the authorizer through an informer: wait until the binding applies.
       const leases = { namespace: env.namespace, group: 'coordination.k8s.io', resource: 'leases' };

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { type KubernetesObject, KubernetesObjectApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { type KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { crdDirs, type SourceCluster, seedSourceCluster } from '../../migrate/test/support/source-cluster.js';
@@ -166,20 +166,7 @@ describe.skipIf(noControlPlane())('capi-kit migrate against a live management cl
       const other = await env.createNamespace('migrate-cli-rbac');
       await seedSourceCluster(env.kubeConfig, other, { provider: 'aws', name: 'ro', workers: 1 });
       const user = `reader-${other}`;
-      const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
-      await rbac.createClusterRole({
-        body: {
-          metadata: { name: user },
-          rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] }],
-        },
-      });
-      await rbac.createClusterRoleBinding({
-        body: {
-          metadata: { name: user },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
-          subjects: [{ kind: 'User', name: user, apiGroup: 'rbac.authorization.k8s.io' }],
-        },
-      });
+      await env.grant(user, [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] }]);
       const kubeconfig = join(mkdtempSync(join(tmpdir(), 'capi-kit-migrate-rbac-')), 'kubeconfig');
       writeFileSync(kubeconfig, (await env.kubeConfigFor(user)).exportConfig());
       // RBAC reaches the authorizer's cache shortly after the binding: poll until it reads.
