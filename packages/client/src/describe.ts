@@ -12,6 +12,7 @@ import type { CapiClient } from './client.js';
 import type { Unreadable } from './decode-served.js';
 import { type ClientError, clientErrorFrom, listPageProblem, malformedList } from './errors.js';
 import { selects } from './label-selector.js';
+import { isNamespaceName, isSubdomainName, NAMESPACE_RULE, SUBDOMAIN_RULE, shownValue } from './names.js';
 import { clusterNameOf, type ObjectWithMeta, ownerUIDsOf, providerIDOf } from './object-facts.js';
 import { phaseOf } from './phase.js';
 import type { ResourceClient } from './resource-client.js';
@@ -128,14 +129,14 @@ const label = (kind: string, o: { metadata?: { namespace?: string; name?: string
  * workload cluster could not be read.
  *
  * Left only when the Cluster cannot be read (`not-found` when no served version has it), or
- * an option cannot be used (`invalid-option`, before any request).
+ * the name or an option cannot be used (`invalid-option`, `path` naming it, before any request).
  */
 export async function describeCluster(
   client: CapiClient,
   name: string,
   options: DescribeClusterOptions = {},
 ): Promise<E.Either<ClientError, ClusterDescription>> {
-  const invalid = optionProblem(options);
+  const invalid = nameProblem(name) ?? optionProblem(options);
   if (invalid !== undefined) return E.left(invalid);
   const namespace = options.namespace ?? 'default';
   const problems: Problem[] = [];
@@ -365,26 +366,54 @@ export async function describeCluster(
   });
 }
 
-/** The first `shown` of `items`, comma-separated, and how many more there are. */
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 // (the largest delay a timer takes)
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Why an option of describeCluster cannot be used, if one cannot. The lease namespace goes
- * into request paths and the lease client threw on a bad one (and on a bad request timeout):
- * describeCluster rejected with a LeaseConfigError once a Machine had joined its Node, and
- * before that `..` listed every namespace's leases.
+ * Why the Cluster name cannot be used, if it cannot. It goes into the request path: `..`
+ * addressed the namespace instead of a Cluster (the URL parser resolves it, encoded or not),
+ * `a/b` another resource, and a JS caller's non-string was sent as its String().
+ */
+function nameProblem(name: unknown): ClientError | undefined {
+  if (isSubdomainName(name)) return undefined;
+  return {
+    code: 'invalid-option',
+    path: 'name',
+    message: `name ${shownValue(name)} is not a valid Cluster name (${SUBDOMAIN_RULE})`,
+  };
+}
+
+/**
+ * Why an option of describeCluster cannot be used, if one cannot. The namespaces go into
+ * request paths (`..` in `namespace` addressed the cluster-wide collection). The lease client
+ * threw on a bad lease namespace (and on a bad request timeout): describeCluster rejected
+ * with a LeaseConfigError once a Machine had joined its Node, and before that `..` listed
+ * every namespace's leases.
  */
 function optionProblem(options: DescribeClusterOptions): ClientError | undefined {
+  // (a JS caller's null, or a string, where the options go)
+  if (typeof options !== 'object' || options === null)
+    return {
+      code: 'invalid-option',
+      path: 'options',
+      message: `options ${shownValue(options)} is not an object of describeCluster's options`,
+    };
+  const namespace: unknown = options.namespace;
+  if (namespace !== undefined && !isNamespaceName(namespace))
+    return {
+      code: 'invalid-option',
+      path: 'namespace',
+      message: `namespace ${shownValue(namespace)} is not a valid namespace (${NAMESPACE_RULE})`,
+    };
   const location = options.leaseLocation;
   if (location !== undefined) {
-    const namespace: unknown = location.namespace;
-    if (typeof namespace !== 'string' || namespace.length > 63 || !DNS1123_LABEL.test(namespace))
+    // (optional chaining: a JS caller's null is refused, not thrown on)
+    const leaseNamespace: unknown = location?.namespace;
+    if (!isNamespaceName(leaseNamespace))
       return {
         code: 'invalid-option',
         path: 'leaseLocation.namespace',
-        message: `leaseLocation.namespace ${typeof namespace === 'string' ? JSON.stringify(namespace) : `(a ${typeof namespace})`} is not a valid namespace (a DNS-1123 label: lowercase letters, digits and '-', at most 63 characters)`,
+        message: `leaseLocation.namespace ${shownValue(leaseNamespace)} is not a valid namespace (${NAMESPACE_RULE})`,
       };
   }
   const timeout: unknown = options.leaseRequestTimeoutMs;
@@ -411,6 +440,7 @@ function merged(lists: readonly { nodes: Set<string>; reasons: Set<string> }[]) 
   return { nodes, reasons };
 }
 
+/** The first `shown` of `items`, comma-separated, and how many more there are. */
 function firstOf(items: ReadonlySet<string>, shown = 10, more = 'more'): string {
   const first = [...items].slice(0, shown).join(', ');
   return items.size > shown ? `${first} and ${items.size - shown} ${more}` : first;

@@ -1,0 +1,29 @@
+/**
+ * Names that go into request paths. client-node percent-encodes a path parameter, but the URL
+ * parser still resolves `.` and `..` (encoded or not), so a name of `..` addressed the parent
+ * resource; the API server's own rules are the ones checked: namespaces are DNS-1123 labels,
+ * object names DNS-1123 subdomains.
+ */
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export const NAMESPACE_RULE = "a DNS-1123 label: lowercase letters, digits and '-', at most 63 characters";
+export const SUBDOMAIN_RULE =
+  "a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', at most 253 characters";
+
+export const isNamespaceName = (name: unknown): name is string =>
+  typeof name === 'string' && name.length <= 63 && DNS1123_LABEL.test(name);
+
+export const isSubdomainName = (name: unknown): name is string =>
+  typeof name === 'string' && name.length <= 253 && name.split('.').every((part) => DNS1123_LABEL.test(part));
+
+/**
+ * A value a caller gave, for a message: JSON-quoted (control characters escaped), cut short
+ * when long (a name of a megabyte is not echoed whole), or its type when it is no string.
+ */
+export function shownValue(value: unknown): string {
+  if (value === null || value === undefined) return `(${value})`;
+  if (typeof value !== 'string') return `(${typeof value === 'object' ? 'an' : 'a'} ${typeof value})`;
+  if (value.length <= 100) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, 60))}… (${value.length} characters)`;
+}
