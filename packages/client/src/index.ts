@@ -65,6 +65,7 @@ export {
 export {
   contextFieldProblem,
   currentUserProblem,
+  everyContextProblem,
   type KubeConfigContexts,
   serverUrlProblem,
 } from './served-kubeconfig.js';

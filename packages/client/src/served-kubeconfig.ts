@@ -42,12 +42,22 @@ export function servedKubeconfigText(text: string): E.Either<string, string> {
         );
     }
   }
+  // client-node keeps a current-context of another type as it is, and finds no context by it
   const current = config['current-context'];
-  const contextProblem =
-    typeof current === 'string' ? contextFieldProblem(config.contexts, current) : undefined;
+  if (current !== undefined && current !== null && typeof current !== 'string')
+    return E.left(`current-context is ${shown(current)}, not a context's name`);
+  // Every context, not only the current one: the KubeConfig is handed to the caller, who may
+  // switch to another (setCurrentContext), and that one must hold what the current one does.
+  const contextProblem = everyContextProblem(config.contexts);
   if (contextProblem !== undefined) return E.left(contextProblem);
   return E.right(JSON.stringify(config));
 }
+
+/** A value of the wrong type as a message shows it: `false (a boolean)`, `a mapping`. */
+const shown = (value: unknown) =>
+  typeof value === 'object' && value !== null
+    ? yamlTypeName(value)
+    : `${String(value)} (${yamlTypeName(value)})`;
 
 /** The fields of a context client-node reads as `value || undefined`, and what each names. */
 const DROPPED_CONTEXT_FIELDS = [
@@ -71,13 +81,62 @@ export function contextFieldProblem(
 ): string | undefined {
   if (!Array.isArray(contexts)) return undefined;
   const i = contexts.findIndex((c) => isPlainObject(c) && c.name === name);
-  const context = i < 0 ? undefined : (contexts[i] as Record<string, unknown>).context;
-  if (!isPlainObject(context)) return undefined;
+  return i < 0 ? undefined : droppedFieldProblem(contexts, i, quote);
+}
+
+/**
+ * Why any context of a kubeconfig as written cannot be used, if one cannot: the first, as a
+ * phrase naming its field (`contexts[2].context.user of context "staging" is false …`). Each
+ * context's `user`, `namespace` and `cluster` must be a string (or absent): besides the
+ * values client-node drops (see contextFieldProblem), it keeps a `user: true`, a `namespace:
+ * 5` or a `cluster: {…}` as it is, a name of the wrong type that names nothing. For a
+ * kubeconfig whose user may switch to any of its contexts later (one served by a cluster);
+ * kubectl refuses such a file whole. `quote` renders a name.
+ */
+export function everyContextProblem(
+  contexts: unknown,
+  quote: (text: string) => string = JSON.stringify,
+): string | undefined {
+  if (!Array.isArray(contexts)) return undefined;
+  for (const [i, entry] of contexts.entries()) {
+    const dropped = droppedFieldProblem(contexts, i, quote);
+    if (dropped !== undefined) return dropped;
+    const context = isPlainObject(entry) ? entry.context : undefined;
+    if (!isPlainObject(context)) continue;
+    for (const [field, expected] of CONTEXT_NAME_FIELDS) {
+      const value = context[field];
+      if (value === undefined || value === null || typeof value === 'string') continue;
+      return `${where(entry, i, field, quote)} is ${shown(value)}, not ${expected}`;
+    }
+  }
+  return undefined;
+}
+
+/** The fields of a context that name something, and what each names. */
+const CONTEXT_NAME_FIELDS = [
+  ['user', "a user's name"],
+  ['namespace', 'a namespace'],
+  ['cluster', "a cluster's name"],
+] as const;
+
+/** `contexts[2].context.user of context "staging"` (of a context with no name: just the path). */
+const where = (entry: Record<string, unknown>, i: number, field: string, quote: (text: string) => string) =>
+  `contexts[${i}].context.${field}${typeof entry.name === 'string' ? ` of context ${quote(entry.name)}` : ''}`;
+
+/** Why context `i` has a field that client-node drops as `value || undefined`, if it has. */
+function droppedFieldProblem(
+  contexts: readonly unknown[],
+  i: number,
+  quote: (text: string) => string,
+): string | undefined {
+  const entry = contexts[i];
+  const context = isPlainObject(entry) ? entry.context : undefined;
+  if (!isPlainObject(entry) || !isPlainObject(context)) return undefined;
   for (const [field, expected, taken] of DROPPED_CONTEXT_FIELDS) {
     const value = context[field];
     // (other values client-node keeps as they are, and they are refused once loaded)
     if (value === undefined || value === null || typeof value === 'string' || value) continue;
-    return `contexts[${i}].context.${field} of context ${quote(name)} is ${String(value)} (${yamlTypeName(value)}), not ${expected}: client-node took it as ${taken}`;
+    return `${where(entry, i, field, quote)} is ${shown(value)}, not ${expected}: client-node took it as ${taken}`;
   }
   return undefined;
 }
