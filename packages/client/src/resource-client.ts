@@ -14,6 +14,7 @@ import {
   malformedList,
   type ObjectRef,
 } from './errors.js';
+import { pathProblem } from './names.js';
 import type { ResourceInfo } from './resources.js';
 
 /** What `list` returns: the objects that decode, and the ones that do not (raw, with errors). */
@@ -111,6 +112,9 @@ const PATCH_CONTENT_TYPES = {
 
 const DEFAULT_PAGE_SIZE = 500;
 
+/** Where an object given whole keeps its namespace and name. */
+const METADATA = { namespace: 'metadata.namespace', name: 'metadata.name' } as const;
+
 /** Where an object or collection lives, in client-node's CustomObjectsApi terms. */
 interface Where {
   readonly group: string;
@@ -146,7 +150,8 @@ function metaOfObject(object: unknown): { namespace?: string; name?: string } {
 /**
  * Typed access to one kind at one version on a management cluster. Every object read is
  * checked with core's codec; one that does not decode comes back raw with its errors
- * (`invalid-object`), never dropped. Every call resolves to an Either: nothing throws.
+ * (`invalid-object`), never dropped. Every call resolves to an Either: nothing throws. A
+ * namespace or name that is not one the API server allows is `invalid-option`, unsent.
  */
 export class ResourceClient<T> {
   readonly info: ResourceInfo;
@@ -183,7 +188,9 @@ export class ResourceClient<T> {
     ref: ObjectRef,
     request: () => Promise<unknown>,
     read: (raw: unknown) => E.Either<ClientError, R>,
+    problem: ClientError | undefined,
   ): Promise<E.Either<ClientError, R>> {
+    if (problem !== undefined) return E.left(problem);
     let raw: unknown;
     try {
       raw = await request();
@@ -199,6 +206,7 @@ export class ResourceClient<T> {
       this.#ref(namespace, name),
       () => this.#api.getNamespacedCustomObject({ ...this.#where(namespace), name }),
       (raw) => this.decode(raw),
+      pathProblem({ namespace, name }),
     );
   }
 
@@ -209,6 +217,7 @@ export class ResourceClient<T> {
       this.#ref(namespace, name),
       () => this.#api.getNamespacedCustomObject({ ...this.#where(namespace), name }),
       (raw) => E.right(raw),
+      pathProblem({ namespace, name }),
     );
   }
 
@@ -235,6 +244,10 @@ export class ResourceClient<T> {
     onItem: (item: unknown) => void,
   ): Promise<E.Either<ClientError, { resourceVersion: string }>> {
     const { group, version, plural } = this.info;
+    // ('' is refused too, not read as "every namespace": leave it out for that)
+    const problem =
+      options.namespace === undefined ? undefined : pathProblem({ namespace: options.namespace });
+    if (problem !== undefined) return E.left(problem);
     const ref = this.#ref(options.namespace);
     let resourceVersion = '';
     let continueToken: string | undefined;
@@ -271,6 +284,9 @@ export class ResourceClient<T> {
    * that recovers). Bookmarks are requested and passed on.
    */
   async watch(options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<WatchHandle> {
+    const problem =
+      options.namespace === undefined ? undefined : pathProblem({ namespace: options.namespace });
+    if (problem !== undefined) return { stop: () => {}, done: Promise.resolve(problem) };
     const { group, version, plural } = this.info;
     const path =
       options.namespace === undefined
@@ -337,6 +353,11 @@ export class ResourceClient<T> {
           ...writeParams(options),
         }),
       (raw) => this.decode(raw),
+      // (no name: the server generates one from generateName)
+      pathProblem(
+        { ...(namespace === undefined ? {} : { namespace }), ...(name === undefined ? {} : { name }) },
+        METADATA,
+      ),
     );
   }
 
@@ -354,6 +375,8 @@ export class ResourceClient<T> {
           ...writeParams(options),
         }),
       (raw) => this.decode(raw),
+      // (a name is needed: without one the PUT went to the collection)
+      pathProblem({ ...(namespace === undefined ? {} : { namespace }), name }, METADATA),
     );
   }
 
@@ -398,6 +421,7 @@ export class ResourceClient<T> {
           setHeaderOptions('Content-Type', PATCH_CONTENT_TYPES[patch.type]),
         ),
       (raw) => this.decode(raw),
+      pathProblem({ namespace, name }),
     );
   }
 
@@ -414,6 +438,7 @@ export class ResourceClient<T> {
       this.#ref(namespace, name),
       () => this.#api.deleteNamespacedCustomObject({ ...this.#where(namespace), name, body }),
       () => E.right(undefined),
+      pathProblem({ namespace, name }),
     );
   }
 
@@ -432,6 +457,7 @@ export class ResourceClient<T> {
       ref.right,
       () => this.#api.getNamespacedCustomObjectScale({ ...this.#where(namespace), name }),
       (raw) => E.right(scaleOf(raw, namespace, name)),
+      pathProblem({ namespace, name }),
     );
   }
 
@@ -447,6 +473,8 @@ export class ResourceClient<T> {
   ): Promise<E.Either<ClientError, Scale>> {
     const ref = this.#scaleRef(namespace, name);
     if (E.isLeft(ref)) return ref;
+    const problem = pathProblem({ namespace, name });
+    if (problem !== undefined) return E.left(problem);
     if (!Number.isSafeInteger(change.replicas) || change.replicas < 0 || change.replicas > 2 ** 31 - 1) {
       return E.left({
         code: 'precondition-failed',
@@ -472,6 +500,7 @@ export class ResourceClient<T> {
       ref.right,
       () => this.#api.replaceNamespacedCustomObjectScale({ ...this.#where(namespace), name, body }),
       (raw) => E.right(scaleOf(raw, namespace, name)),
+      undefined, // (checked above, before the replica count)
     );
   }
 }
