@@ -1,0 +1,214 @@
+// deleteNodes while a node's Machine is deleted and re-created under its name (a new uid),
+// on the run's shared control plane (management and workload cluster in one). The
+// replacement happens at a chosen request of the provider: its KubeConfig runs a step on
+// the server (with the admin's credentials) before it sends that request. What the server
+// then answers is its own.
+import { fileURLToPath } from 'node:url';
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createNodeGroupProvider,
+  NodeGroupError,
+  type NodeGroupProvider,
+  type NodeGroupProviderOptions,
+} from '../src/index.js';
+import { ClusterObjects, type Created, createNode, unique } from './helpers/cluster-objects.js';
+
+const crds = fileURLToPath(new URL('../../../testdata/crds/v1alpha2', import.meta.url));
+const management = useControlPlane();
+
+type RequestContext = Parameters<KubeConfig['applySecurityAuthentication']>[0];
+
+/** The key a v1alpha2 MachineSet controller reads (and deleteNodes writes). */
+const deleteMark = 'cluster.k8s.io/delete-machine';
+
+/**
+ * A copy of `source` that, before each request it sends, awaits `before(method, path)`;
+ * the request goes out after it, unchanged.
+ */
+function intercepting(source: KubeConfig, before: (method: string, path: string) => Promise<void>) {
+  class Intercepting extends KubeConfig {
+    override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+      await before(String(context.getHttpMethod()), new URL(context.getUrl()).pathname);
+      return super.applySecurityAuthentication(context);
+    }
+  }
+  const kubeConfig = new Intercepting();
+  kubeConfig.loadFromString(source.exportConfig());
+  return kubeConfig;
+}
+
+describe.skipIf(noControlPlane())('deleteNodes and a Machine re-created under its name mid-call', () => {
+  let objects: ClusterObjects;
+  const providers: NodeGroupProvider[] = [];
+
+  beforeAll(async () => {
+    await management.installCRDs(crds);
+    objects = new ClusterObjects(management.kubeConfig, 'cluster.x-k8s.io/v1alpha2', management.namespace);
+  });
+
+  afterAll(async () => {
+    await Promise.all(providers.map((p) => p.stop()));
+  });
+
+  async function provider(options: Partial<NodeGroupProviderOptions> = {}) {
+    const created = await createNodeGroupProvider({
+      management: management.kubeConfig,
+      apiVersion: 'cluster.x-k8s.io/v1alpha2',
+      autoDiscovery: [`clusterapi:namespace=${management.namespace}`],
+      leaseGuard: false,
+      ...options,
+    });
+    providers.push(created);
+    return created;
+  }
+
+  /** A MachineDeployment of `size` Machines (min 0, max 5), each with its Node. */
+  async function group(size: number) {
+    const name = unique('md');
+    const md = await objects.machineDeployment(name, size, objects.bounds(0, 5));
+    const set = await objects.machineSet(`${name}-set`, size, {}, { owner: md });
+    const machines: Created[] = [];
+    const nodes: string[] = [];
+    for (let i = 0; i < size; i++) {
+      const hex = Array.from({ length: 17 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+      const providerID = `aws:///us-east-1a/i-${hex}`;
+      machines.push(await objects.machine(`${name}-m${i}`, { owner: set, providerID }));
+      nodes.push(`${name}-n${i}`);
+      await createNode(management.kubeConfig, nodes[i]!, providerID);
+    }
+    const scalePath =
+      `/apis/cluster.x-k8s.io/v1alpha2/namespaces/${objects.namespace}/machinedeployments/` + `${name}/scale`;
+    return { id: `MachineDeployment/${objects.namespace}/${name}`, name, set, machines, nodes, scalePath };
+  }
+
+  /** Deletes `machine` and creates another Machine under its name (a new uid). */
+  async function replace(machine: Created, set: Created, annotations: Record<string, string> = {}) {
+    await objects.delete('Machine', machine.metadata.name);
+    const again = await objects.create('Machine', {
+      metadata: {
+        name: machine.metadata.name,
+        annotations,
+        ownerReferences: [
+          {
+            apiVersion: set.apiVersion,
+            kind: set.kind,
+            name: set.metadata.name,
+            uid: set.metadata.uid,
+            controller: true,
+          },
+        ],
+      },
+      spec: machine.spec,
+    });
+    expect(again.metadata.uid).not.toBe(machine.metadata.uid);
+    return again;
+  }
+
+  async function rejection(promise: Promise<unknown>): Promise<NodeGroupError> {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NodeGroupError);
+    return error as NodeGroupError;
+  }
+
+  it('un-marking after a failed decrement leaves alone a Machine re-created under the name', async () => {
+    // The unmark path re-reads the Machine and removes the keys it added only from the
+    // object it marked (same uid): the re-created Machine carries a mark someone else set,
+    // and it must keep it (an unchecked unmark stripped it, and CAPI then kept a machine
+    // its owner had chosen for deletion).
+    const g = await group(2);
+    const user = unique('no-scale-update');
+    // May read and update Machines and read the scale, not write it: the decrement fails.
+    await management.grant(
+      user,
+      [
+        {
+          apiGroups: ['cluster.x-k8s.io'],
+          resources: ['machines', 'machinesets', 'machinedeployments'],
+          verbs: ['get', 'list', 'watch'],
+        },
+        { apiGroups: ['cluster.x-k8s.io'], resources: ['machines'], verbs: ['update'] },
+        { apiGroups: ['cluster.x-k8s.io'], resources: ['machinedeployments/scale'], verbs: ['get'] },
+      ],
+      { namespace: objects.namespace },
+    );
+    // Cluster-wide watches (Machines, MachineSets, MachineDeployments, and the Nodes).
+    await management.grant(user, [
+      {
+        apiGroups: ['cluster.x-k8s.io'],
+        resources: ['machines', 'machinesets', 'machinedeployments'],
+        verbs: ['list', 'watch'],
+      },
+      { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+    ]);
+    const target = g.machines[0]!;
+    let again: Created | undefined;
+    let markedBeforeReplace: Record<string, string> | undefined;
+    // Just before the decrement (which the server refuses), the marked Machine is replaced.
+    const kubeConfig = intercepting(await management.kubeConfigFor(user), async (method, path) => {
+      if (method !== 'PUT' || path !== g.scalePath || again !== undefined) return;
+      markedBeforeReplace = (await objects.get('Machine', target.metadata.name)).metadata
+        .annotations as Record<string, string>;
+      again = await replace(target, g.set, { [deleteMark]: 'marked by ops/drain' });
+    });
+    const p = await provider({ management: kubeConfig });
+    const ng = p.nodeGroups().find((x) => x.id === g.id)!;
+    const error = await rejection(ng.deleteNodes([g.nodes[0]!]));
+    expect([error.code, error.details.status]).toEqual(['api-error', 403]);
+    // The old Machine was marked, then replaced before the decrement was sent.
+    expect(Object.keys(markedBeforeReplace ?? {})).toContain(deleteMark);
+    expect(again).toBeDefined();
+    // The re-created Machine was not written: same resourceVersion, someone else's mark kept.
+    const now = await objects.get('Machine', target.metadata.name);
+    expect(now.metadata.uid).toBe(again!.metadata.uid);
+    expect(now.metadata.resourceVersion).toBe(again!.metadata.resourceVersion);
+    expect(now.metadata.annotations).toEqual({ [deleteMark]: 'marked by ops/drain' });
+    expect(await objects.replicas('MachineDeployment', g.name)).toBe(2);
+    expect((await objects.get('Machine', g.machines[1]!.metadata.name)).metadata.annotations ?? {}).toEqual(
+      {},
+    );
+  });
+
+  it('a Machine replaced after earlier nodes were deleted: those stay deleted, it is not marked', async () => {
+    // deleteNodes marks and decrements node by node. When the second node's Machine is
+    // replaced after the first node's Machine was marked and replicas lowered for it, the
+    // call stops at the second with `machine-replaced` naming that node: replicas are
+    // lowered once, for the one Machine marked; the new Machine and the third are not
+    // marked; nothing is left marked without its decrement.
+    const g = await group(3);
+    const replaced = g.machines[1]!;
+    let again: Created | undefined;
+    const kubeConfig = intercepting(management.kubeConfig, async (method, path) => {
+      // The first decrement: node 0's Machine is marked by now.
+      if (method !== 'PUT' || path !== g.scalePath || again !== undefined) return;
+      again = await replace(replaced, g.set);
+    });
+    const p = await provider({ management: kubeConfig });
+    const ng = p.nodeGroups().find((x) => x.id === g.id)!;
+    const error = await rejection(ng.deleteNodes(g.nodes));
+    expect(again).toBeDefined();
+    expect([error.code, error.details.node, error.details.group, error.message]).toEqual([
+      'machine-replaced',
+      g.nodes[1],
+      g.id,
+      `machine ${objects.namespace}/${replaced.metadata.name} for node "${replaced.spec!.providerID}" is not ` +
+        `the one resolved: uid "${replaced.metadata.uid}" was resolved, the server has uid ` +
+        `"${again!.metadata.uid}" (deleted and re-created), it will not be deleted`,
+    ]);
+    expect(await objects.replicas('MachineDeployment', g.name)).toBe(2);
+    const annotations = async (name: string) =>
+      ((await objects.get('Machine', name)).metadata.annotations ?? {}) as Record<string, string>;
+    expect(Object.keys(await annotations(g.machines[0]!.metadata.name))).toEqual([deleteMark]);
+    const now = await objects.get('Machine', replaced.metadata.name);
+    expect([now.metadata.uid, now.metadata.resourceVersion]).toEqual([
+      again!.metadata.uid,
+      again!.metadata.resourceVersion,
+    ]);
+    expect(await annotations(replaced.metadata.name)).toEqual({});
+    expect(await annotations(g.machines[2]!.metadata.name)).toEqual({});
+  });
+});
