@@ -164,15 +164,18 @@ export class NodeGroup {
   /**
    * Reads the scale, lets `decide` pick the new replicas from the current ones (it may
    * refuse by throwing), and writes them conditional on the scale's resourceVersion; on a
-   * 409 everything is read and decided again.
+   * 409 everything is read and decided again. `before`, when given, runs just before each
+   * write and may refuse it by throwing.
    */
-  async #setReplicas(decide: (current: number) => number): Promise<number> {
+  async #setReplicas(decide: (current: number) => number, before?: () => Promise<unknown>): Promise<number> {
     const { api } = this.#context;
     return retryOnConflict(async () => {
       const scale = await api.getScale(this.kind, this.namespace, this.name);
       const desired = decide(scale.spec?.replicas ?? 0);
       const refused = this.#outOfBounds(desired);
       if (refused) throw refused;
+      // (last, so that it is as close to the write as can be)
+      await before?.();
       await api.replaceScale(this.kind, this.namespace, this.name, {
         ...scale,
         spec: { ...scale.spec, replicas: desired },
@@ -264,6 +267,10 @@ export class NodeGroup {
    * 409). Refused as a whole, before anything is written, when a node is not in this group,
    * when that would go below min, or (lease guard) when a node is under maintenance. A
    * machine already being deleted is skipped; if lowering fails, the mark is removed again.
+   * Each Machine is read again just before replicas are lowered for it: one gone or
+   * re-created under its name since its mark stops the call there (`unknown-machine-for-node`,
+   * `machine-replaced`, naming the node), without lowering them. Nodes before it stay
+   * deleted (marked, replicas lowered for each), as in cluster-autoscaler.
    */
   async deleteNodes(nodes: readonly NodeLike[]): Promise<void> {
     await this.#context.exclusive(() => this.#deleteNodes(nodes));
@@ -363,7 +370,14 @@ export class NodeGroup {
       const added = await this.#mark(machine, quoted, resolution.node);
       if (added === undefined) continue; // already being deleted
       try {
-        await this.#setReplicas((current) => current - 1);
+        // The Machine marked must still be there, the same object, when replicas are
+        // lowered for it: one deleted and re-created under its name since the mark (a
+        // migration does that) has no mark, and the lower count would make the MachineSet
+        // controller delete a machine no one chose.
+        await this.#setReplicas(
+          (current) => current - 1,
+          () => this.#reread(machine, quoted, resolution.node),
+        );
       } catch (error) {
         await this.#unmark(machine, added).catch(() => {});
         throw error;

@@ -211,4 +211,43 @@ describe.skipIf(noControlPlane())('deleteNodes and a Machine re-created under it
     expect(await annotations(replaced.metadata.name)).toEqual({});
     expect(await annotations(g.machines[2]!.metadata.name)).toEqual({});
   });
+
+  it('a Machine replaced between its mark and its decrement: replicas are not lowered for it', async () => {
+    // (replicas were lowered for it though no Machine carried the mark any more: the
+    // MachineSet controller then deleted a machine no one chose)
+    const g = await group(3);
+    const replaced = g.machines[1]!;
+    const machinePath =
+      `/apis/cluster.x-k8s.io/v1alpha2/namespaces/${objects.namespace}/machines/` + replaced.metadata.name;
+    let marked = false;
+    let again: Created | undefined;
+    const kubeConfig = intercepting(management.kubeConfig, async (method, path) => {
+      if (method === 'PUT' && path === machinePath) marked = true;
+      // The scale read for node 1's decrement: its Machine is marked by now.
+      else if (method === 'GET' && path === g.scalePath && marked && again === undefined)
+        again = await replace(replaced, g.set);
+    });
+    const p = await provider({ management: kubeConfig });
+    const ng = p.nodeGroups().find((x) => x.id === g.id)!;
+    const error = await rejection(ng.deleteNodes([g.nodes[0]!, g.nodes[1]!]));
+    expect(again).toBeDefined();
+    expect([error.code, error.details.node, error.details.group]).toEqual([
+      'machine-replaced',
+      g.nodes[1],
+      g.id,
+    ]);
+    expect(error.message).toContain(`for node "${replaced.spec!.providerID}" is not the one resolved`);
+    // Lowered once, for node 0's Machine, which stays marked; the new Machine is untouched.
+    expect(await objects.replicas('MachineDeployment', g.name)).toBe(2);
+    const annotations = async (name: string) =>
+      ((await objects.get('Machine', name)).metadata.annotations ?? {}) as Record<string, string>;
+    expect(Object.keys(await annotations(g.machines[0]!.metadata.name))).toEqual([deleteMark]);
+    const now = await objects.get('Machine', replaced.metadata.name);
+    expect([now.metadata.uid, now.metadata.resourceVersion]).toEqual([
+      again!.metadata.uid,
+      again!.metadata.resourceVersion,
+    ]);
+    expect(await annotations(replaced.metadata.name)).toEqual({});
+    expect(await annotations(g.machines[2]!.metadata.name)).toEqual({});
+  });
 });
