@@ -588,6 +588,31 @@ describe('stash rules hold on every hop', () => {
     },
   );
 
+  it.each([
+    [16, 'carried'],
+    [17, 'refused with stash-too-deep'],
+  ])('a stack of %i stashes is %s', (height, _what) => {
+    // (each one for the way back to v1alpha3, buried under the others: none applies here)
+    let stack: Obj | undefined;
+    for (let i = 0; i < height; i++) {
+      stack = { restores: V1ALPHA3, patch: [], ...(stack === undefined ? {} : { below: stack }) };
+    }
+    const object = {
+      ...v1alpha4Machine,
+      metadata: { ...m(), annotations: { [CONVERSION_DATA_ANNOTATION]: JSON.stringify(stack) } },
+    };
+    const result = convertTo(object, V1BETA2);
+    if (height <= 16) {
+      expect(E.isRight(result)).toBe(true);
+      return;
+    }
+    expect(E.isLeft(result) && result.left).toMatchObject({
+      code: 'stash-too-deep',
+      path: `metadata.annotations["${CONVERSION_DATA_ANNOTATION}"]`,
+      message: 'holds more than 16 stacked conversion stashes',
+    });
+  });
+
   it('refuses a result whose stacked stashes together pass the annotation limit', () => {
     // Each part fits: a buried stash of 150 kB, and the 150 kB bootstrap.data that the
     // v1alpha3 → v1alpha4 hop stashes. Joined at the end, they would be an object the API

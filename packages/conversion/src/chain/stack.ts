@@ -147,8 +147,13 @@ function buried(stashes: readonly StashJson[], read?: Stash): Buried {
   };
 }
 
+// (each stash of a stack nests the next under its "below": a stack too tall is a stash too deep)
 function tooManyStashes() {
-  return E.left({ path: STASH_PATH, message: `holds more than ${MAX_STACK} stacked conversion stashes` });
+  return E.left({
+    code: 'stash-too-deep' as const,
+    path: STASH_PATH,
+    message: `holds more than ${MAX_STACK} stacked conversion stashes`,
+  });
 }
 
 type Split = E.Either<

@@ -79,6 +79,7 @@ function splitStack(
   if (!isObject(parsed) || typeof parsed.restores !== 'string') return E.right({ object, buried: {} });
   if (depth(parsed) > MAX_STACK) {
     return E.left({
+      code: 'stash-too-deep',
       path: `metadata.annotations[${JSON.stringify(CONVERSION_DATA_ANNOTATION)}]`,
       message: `holds more than ${MAX_STACK} stacked conversion stashes`,
     });
@@ -87,6 +88,7 @@ function splitStack(
   for (let s: unknown = parsed.below; s !== undefined; s = (s as StashJson).below, level++) {
     if (!isObject(s) || typeof s.restores !== 'string' || !Array.isArray(s.patch)) {
       return E.left({
+        code: 'stash-malformed',
         path: `metadata.annotations[${JSON.stringify(CONVERSION_DATA_ANNOTATION)}]`,
         message: `has a "below" that is not a stash (stash ${level} of the stack)`,
       });
