@@ -155,16 +155,18 @@ export function planMigration(
   // Each converted object's identity, with the UID of the v1alpha1 object it comes from.
   const planned = new Map(groups.map((g) => [identity(keyOf(g.head)), uidOf(g.source)]));
   const objects: PlannedObject[] = [];
+  const forged: string[] = [];
   for (const { head, source, generated } of groups) {
     const sourceKey = { ...keyOf(source), uid: uidOf(source) ?? '' };
     const headKey = keyOf(head);
-    const { owners, kept } = ownerLinks(head, to, planned, warnings);
+    const { owners, kept } = ownerLinks(head, to, planned, warnings, forged);
     objects.push(plannedObject(head, sourceKey, false, owners, kept));
     for (const object of generated) {
       const links = OWNS_GENERATED.has(headKey.kind) ? [{ owner: headKey }] : [];
       objects.push(plannedObject(object, sourceKey, true, links, []));
     }
   }
+  if (forged.length > 0) return E.left({ code: 'conversion', message: forged.join('\n') });
 
   // A Secret whose Cluster is not migrated (being deleted) stays with it: there is no new
   // Cluster to own it, and verify would wait for one forever.
@@ -356,19 +358,36 @@ function plannedObject(
  * Splits a converted object's ownerReferences into links to rebuild (Cluster API owners
  * migrated with it: their UIDs change) and references kept as they are (anything else).
  * A reference to a Cluster API owner that is not migrated would dangle: it is dropped, and
- * the plan says so.
+ * the plan says so. A controller reference that would be dropped so is refused instead
+ * (`forged`, one line each, naming the object and the reference's path), and so are two
+ * controller references: see `controllerProblem`.
  */
 function ownerLinks(
   object: JsonObject,
   to: MigrationTarget,
   planned: ReadonlyMap<string, string | undefined>,
   warnings: string[],
+  forged: string[],
 ): { owners: OwnerLink[]; kept: JsonObject[] } {
   const key = keyOf(object);
   const refs = metadataOf(object).ownerReferences;
   const owners: OwnerLink[] = [];
   const kept: JsonObject[] = [];
-  for (const ref of Array.isArray(refs) ? refs.filter(isObject) : []) {
+  const all = Array.isArray(refs) ? refs : [];
+  const controllers = all.flatMap((ref, i) => (isObject(ref) && ref.controller === true ? [i] : []));
+  if (controllers.length > 1) {
+    forged.push(
+      `${labelOf(key)}: ${controllers.map((i) => `metadata.ownerReferences[${i}]`).join(', ')}: ${controllers.length} ownerReferences say controller: true; an object has at most one controller, and the API server would refuse the migrated object: remove all but one, then plan again`,
+    );
+    return { owners, kept };
+  }
+  for (const [index, ref] of all.entries()) {
+    if (!isObject(ref)) continue;
+    // A controller reference is never dropped: see controllerProblem.
+    const drop = (warning: string, why: string) => {
+      if (ref.controller === true) forged.push(controllerProblem(key, index, ref, why));
+      else warnings.push(warning);
+    };
     // The chain converts objects, not the versions inside their ownerReferences (any
     // version of the group is a valid reference): an owner of either group is rebuilt.
     const group = typeof ref.apiVersion === 'string' ? ref.apiVersion.split('/')[0] : undefined;
@@ -383,15 +402,17 @@ function ownerLinks(
       // Prune deletes every v1alpha1 object: a reference to one that is not rebuilt (a
       // MachineClass) would dangle, and the garbage collector would take the new object.
       if (group === V1ALPHA1_GROUP) {
-        warnings.push(
+        drop(
           `${labelOf(key)}: owner ${labelOf(owner)} of ${String(ref.apiVersion)} is not migrated; its ownerReference is dropped`,
+          `${labelOf(owner)} of ${String(ref.apiVersion)} is not migrated`,
         );
       } else kept.push(ref);
       continue;
     }
     if (!planned.has(identity(owner))) {
-      warnings.push(
+      drop(
         `${labelOf(key)}: owner ${labelOf(owner)} is not migrated; its ownerReference is dropped`,
+        `${labelOf(owner)} is not migrated (there is no such object here, or it is being deleted)`,
       );
       continue;
     }
@@ -401,8 +422,9 @@ function ownerLinks(
     // the object to an owner that never had it (a MachineSet scaling away a Machine).
     const ownerUid = planned.get(identity(owner));
     if (typeof ref.uid === 'string' && ref.uid !== '' && ref.uid !== ownerUid) {
-      warnings.push(
+      drop(
         `${labelOf(key)}: ownerReference to ${labelOf(owner)} names uid ${ref.uid}, not that owner's (${ownerUid ?? 'none'}): it owns nothing here; its ownerReference is dropped`,
+        `${labelOf(owner)} is named with uid ${ref.uid}, not that owner's (${ownerUid ?? 'none'})`,
       );
       continue;
     }
@@ -410,8 +432,9 @@ function ownerLinks(
     // later kind (a MachineDeployment owned by its MachineSet, a Machine by itself) has no
     // UID yet when the object is created.
     if (creationRank(owner.kind) >= creationRank(key.kind)) {
-      warnings.push(
+      drop(
         `${labelOf(key)}: owner ${labelOf(owner)} is not created before it; its ownerReference is dropped`,
+        `${labelOf(owner)} is not created before it`,
       );
       continue;
     }
@@ -422,6 +445,18 @@ function ownerLinks(
     });
   }
   return { owners, kept };
+}
+
+/**
+ * A controller ownerReference of a v1alpha1 object that cannot be rebuilt onto a migrated
+ * owner (its UID is another object's, its owner is not migrated or not created first).
+ * Rebuilt, it would hand the object to a controller that never had it; dropped, the object
+ * would have no controller in v0.2, and the first MachineSet or MachineDeployment whose
+ * selector matches would adopt it (and may scale it away), when in v0.1 nothing could. Whoever
+ * may edit the v1alpha1 object may write such a reference: refused, naming the path.
+ */
+function controllerProblem(key: ObjectKey, index: number, ref: JsonObject, why: string): string {
+  return `${labelOf(key)}: metadata.ownerReferences[${index}]: controller reference to ${String(ref.kind)} ${JSON.stringify(ref.name)} (uid ${JSON.stringify(ref.uid)}): ${why}; dropped, the object would lose its controller and be adopted by whichever v0.2 owner's selector matches it, rebuilt, it would be handed to an owner that never had it: correct or remove the reference, then plan again`;
 }
 
 /** The ownerReference of a link, once the owner's UID is known. */

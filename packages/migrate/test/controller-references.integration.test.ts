@@ -1,0 +1,157 @@
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { awsConversionPlugin } from '@capi-kit/providers-aws';
+import { type KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
+import * as E from 'fp-ts/lib/Either.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyClusterMigration,
+  type MigrationOptions,
+  planClusterMigration,
+  type Write,
+} from '../src/index.js';
+import { crdDirs, listObjects, mergePatchAs, seedSourceCluster } from './support/source-cluster.js';
+
+// A controller ownerReference of a v1alpha1 object is data whoever may edit the object can
+// write. One that cannot be rebuilt onto a migrated owner, or that would give an object
+// apply already made a second controller, is refused by plan and apply before anything is
+// written, naming the object and the reference's path: not dropped (the object would be
+// adopted by whichever v0.2 owner matches it), not left for the API server to refuse a
+// patch half way through the apply.
+
+const env = useControlPlane();
+const V1ALPHA1 = 'cluster.k8s.io/v1alpha1';
+const V1ALPHA2 = 'cluster.x-k8s.io/v1alpha2';
+type Reference = { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean };
+type Obj = KubernetesObject & { metadata: { name: string; uid: string; ownerReferences?: Reference[] } };
+
+function options(namespace: string, afterWrite?: (write: Write) => void): MigrationOptions {
+  return {
+    kubeConfig: env.kubeConfig,
+    scope: { namespace },
+    plugins: [awsConversionPlugin],
+    ...(afterWrite === undefined ? {} : { afterWrite }),
+  };
+}
+
+const client = () => KubernetesObjectApi.makeApiClient(env.kubeConfig);
+
+function read(kind: string, name: string, namespace: string): Promise<Obj> {
+  return client().read({ apiVersion: V1ALPHA1, kind, metadata: { name, namespace } }) as Promise<Obj>;
+}
+
+/** Replaces a v1alpha1 object's ownerReferences, as anyone who may patch it can. */
+async function setOwners(kind: string, name: string, namespace: string, references: Reference[]) {
+  await mergePatchAs(env.kubeConfig, {
+    apiVersion: V1ALPHA1,
+    kind,
+    metadata: { name, namespace, ownerReferences: references },
+  });
+}
+
+/** The v1alpha2 objects of the namespace, as names and resourceVersions. */
+async function targets(namespace: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const kind of ['Cluster', 'MachineDeployment', 'MachineSet', 'Machine']) {
+    for (const o of await listObjects(env.kubeConfig, V1ALPHA2, kind, namespace))
+      out.push(`${kind} ${String(o.metadata.name)} ${String(o.metadata.resourceVersion)}`);
+  }
+  return out.sort();
+}
+
+const FOREIGN = {
+  apiVersion: 'example.com/v1',
+  kind: 'Autoscaler',
+  name: 'elsewhere',
+  uid: '22222222-2222-2222-2222-222222222222',
+};
+
+describe.skipIf(noControlPlane())('migrate with forged controller ownerReferences', () => {
+  beforeAll(async () => {
+    for (const dir of crdDirs) await env.installCRDs(dir);
+  });
+
+  it('a controller reference naming an owner by another UID, another kind or another namespace is refused by plan and apply before anything is written', async () => {
+    const namespace = await env.createNamespace('migrate-controller');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'own',
+      workers: 2,
+    });
+    const other = await env.createNamespace('migrate-controller');
+    await seedSourceCluster(env.kubeConfig, other, { provider: 'aws', name: 'own', workers: 1 });
+    const machineSetName = `${source.name}-workers-5d8f`;
+    const machineSet = await read('MachineSet', machineSetName, namespace);
+    const foreign = await read('MachineSet', machineSetName, other);
+    const [first, second] = source.workers as [string, string];
+    const controlPlane = `${source.name}-controlplane-0`;
+    const controller = (r: Omit<Reference, 'apiVersion'>): Reference => ({
+      apiVersion: V1ALPHA1,
+      controller: true,
+      ...r,
+    });
+    // A MachineSet UID that exists nowhere; the other namespace's MachineSet of the same
+    // name; this namespace's MachineSet's UID under the kind MachineDeployment (none of that name).
+    const bogus = '11111111-1111-1111-1111-111111111111';
+    await setOwners('Machine', first, namespace, [
+      controller({ kind: 'MachineSet', name: machineSetName, uid: bogus }),
+    ]);
+    await setOwners('Machine', second, namespace, [
+      controller({ kind: 'MachineSet', name: machineSetName, uid: foreign.metadata.uid }),
+    ]);
+    await setOwners('Machine', controlPlane, namespace, [
+      controller({ kind: 'MachineDeployment', name: machineSetName, uid: machineSet.metadata.uid }),
+    ]);
+
+    const tail =
+      "dropped, the object would lose its controller and be adopted by whichever v0.2 owner's selector matches it, rebuilt, it would be handed to an owner that never had it: correct or remove the reference, then plan again";
+    const line = (machine: string, kind: string, uid: string, why: string) =>
+      `Machine ${namespace}/${machine}: metadata.ownerReferences[0]: controller reference to ${kind} "${machineSetName}" (uid "${uid}"): ${why}; ${tail}`;
+    const expected = {
+      code: 'conversion',
+      message: [
+        line(
+          controlPlane,
+          'MachineDeployment',
+          machineSet.metadata.uid,
+          `MachineDeployment ${namespace}/${machineSetName} is not migrated (there is no such object here, or it is being deleted)`,
+        ),
+        line(
+          first,
+          'MachineSet',
+          bogus,
+          `MachineSet ${namespace}/${machineSetName} is named with uid ${bogus}, not that owner's (${machineSet.metadata.uid})`,
+        ),
+        line(
+          second,
+          'MachineSet',
+          foreign.metadata.uid,
+          `MachineSet ${namespace}/${machineSetName} is named with uid ${foreign.metadata.uid}, not that owner's (${machineSet.metadata.uid})`,
+        ),
+      ].join('\n'),
+    };
+    const writes: Write[] = [];
+    const refused = await applyClusterMigration(options(namespace, (w) => void writes.push(w)));
+    if (E.isRight(refused)) throw new Error('migrated Machines whose controller references were forged');
+    expect(refused.left).toEqual(expected);
+    expect(writes).toEqual([]);
+    expect(await planClusterMigration(options(namespace))).toEqual(refused);
+    expect(await targets(namespace)).toEqual([]);
+  });
+
+  it('two controller references on one v1alpha1 object are refused by the API server itself', async () => {
+    // (so the plan's check of them guards objects read from elsewhere only)
+    const namespace = await env.createNamespace('migrate-controller');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'two',
+      workers: 1,
+    });
+    const worker = await read('Machine', source.workers[0]!, namespace);
+    await expect(
+      setOwners('Machine', worker.metadata.name, namespace, [
+        ...(worker.metadata.ownerReferences ?? []),
+        { ...FOREIGN, controller: true },
+      ]),
+    ).rejects.toThrow(/Only one reference can have Controller set to true/);
+  });
+});
