@@ -88,6 +88,8 @@ function ownershipProblems(plan: MigrationPlan, live: ReadonlyMap<string, JsonOb
     }
     const node = nodeRefProblem(planned, existing);
     if (node !== undefined) problems.push({ object: labelOf(planned.key), message: node });
+    const controllers = controllersProblem(plan, planned, existing, live);
+    if (controllers !== undefined) problems.push({ object: labelOf(planned.key), message: controllers });
     const differences = contentDifferences(planned.object, existing);
     if (differences.length > 0) {
       problems.push({
@@ -110,6 +112,43 @@ function nodeRefProblem(planned: PlannedObject, live: JsonObject): string | unde
   const node = nodeRefDifference(planned.status, live);
   if (node === undefined) return undefined;
   return `carries ${SOURCE_UID_ANNOTATION}: ${planned.source.uid} of ${labelOf(planned.source)}, but its status.nodeRef names Node ${node.live}, not that object's ${node.source}: refusing to act on it (delete it, or correct its status, and run again)`;
+}
+
+const referenceText = (r: JsonObject) =>
+  `${String(r.kind)} ${JSON.stringify(r.name)} (uid ${JSON.stringify(r.uid)})`;
+
+/**
+ * An object already there whose ownerReferences, once apply merges its own in, would name
+ * two controllers: one there already (left by an earlier run, or written by someone else)
+ * and the one its v1alpha1 source names now (edited since, or forged). The API server
+ * refuses such a patch, half way through the apply (owners before what they own): refused
+ * up front, naming both paths. The owners' UIDs are the live ones when they exist; an owner
+ * still to be created stands in by its name (its new UID is in no reference yet).
+ */
+function controllersProblem(
+  plan: MigrationPlan,
+  planned: PlannedObject,
+  existing: JsonObject,
+  live: ReadonlyMap<string, JsonObject>,
+): string | undefined {
+  const uidOfOwner = (key: ObjectKey) => {
+    const owner = live.get(identity(key));
+    return (owner === undefined ? undefined : uidOf(owner)) ?? `(new UID of ${labelOf(key)})`;
+  };
+  const references = metadataOf(existing).ownerReferences;
+  const current = Array.isArray(references) ? references.filter(isObject) : [];
+  const merged = mergedReferences(references, desiredReferences(planned, uidOfOwner));
+  if (merged === undefined) return undefined;
+  const there = current.flatMap((r, i) => (r.controller === true && merged.includes(r) ? [{ r, i }] : []));
+  const added = merged.filter((r) => r.controller === true && !current.includes(r));
+  if (there.length + added.length <= 1 || added.length === 0) return undefined;
+  const source = plan.sources.find((s) => uidOf(s) === planned.source.uid);
+  const sourceReferences = source === undefined ? undefined : metadataOf(source).ownerReferences;
+  const index = Array.isArray(sourceReferences)
+    ? sourceReferences.findIndex((r) => isObject(r) && r.controller === true)
+    : -1;
+  const from = `${labelOf(planned.source)}${index < 0 ? '' : `'s metadata.ownerReferences[${index}]`}`;
+  return `${there.map(({ r, i }) => `metadata.ownerReferences[${i}] names controller ${referenceText(r)}`).join(', ')}, and apply would add controller ${added.map((r) => `${String(r.kind)} ${JSON.stringify(r.name)}`).join(', ')} from ${from}: an object has at most one controller, so the API server would refuse the patch half way through the apply; refusing to act on it (remove the reference that is not its controller, here or on the v1alpha1 object, and run again)`;
 }
 
 /**

@@ -154,4 +154,48 @@ describe.skipIf(noControlPlane())('migrate with forged controller ownerReference
       ]),
     ).rejects.toThrow(/Only one reference can have Controller set to true/);
   });
+
+  it('a v1alpha1 Machine whose controller changed since apply made its counterpart is flagged by plan and refused by apply, not failed half way', async () => {
+    // The counterpart's reference to its MachineSet says controller; merged with the new
+    // controller reference, it would have two, which the API server refuses at patch time.
+    const namespace = await env.createNamespace('migrate-controller');
+    const source = await seedSourceCluster(env.kubeConfig, namespace, {
+      provider: 'aws',
+      name: 'moved',
+      workers: 1,
+    });
+    const first = await applyClusterMigration(options(namespace));
+    if (E.isLeft(first)) throw new Error(JSON.stringify(first.left));
+    const worker = source.workers[0]!;
+    const machine = await read('Machine', worker, namespace);
+    const [machineSet] = machine.metadata.ownerReferences as [Reference];
+    await setOwners('Machine', worker, namespace, [
+      { ...machineSet, controller: false },
+      { ...FOREIGN, controller: true },
+    ]);
+    const migrated = (await client().read({
+      apiVersion: V1ALPHA2,
+      kind: 'MachineSet',
+      metadata: { name: machineSet.name, namespace },
+    })) as Obj;
+    const problem = {
+      object: `Machine ${namespace}/${worker}`,
+      message: `metadata.ownerReferences[0] names controller MachineSet "${machineSet.name}" (uid "${migrated.metadata.uid}"), and apply would add controller Autoscaler "elsewhere" from Machine ${namespace}/${worker}'s metadata.ownerReferences[1]: an object has at most one controller, so the API server would refuse the patch half way through the apply; refusing to act on it (remove the reference that is not its controller, here or on the v1alpha1 object, and run again)`,
+    };
+    const planned = await planClusterMigration(options(namespace));
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left));
+    expect(planned.right.warnings).toContain(`${problem.object}: ${problem.message}`);
+
+    const before = await targets(namespace);
+    const writes: Write[] = [];
+    const refused = await applyClusterMigration(options(namespace, (w) => void writes.push(w)));
+    if (E.isRight(refused)) throw new Error('applied a second controller reference');
+    expect(refused.left).toEqual({
+      code: 'preflight',
+      message: 'preflight found 1 problem(s); nothing was written',
+      problems: [problem],
+    });
+    expect(writes).toEqual([]);
+    expect(await targets(namespace)).toEqual(before);
+  });
 });
