@@ -4,6 +4,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { type Discovery, discover } from './discovery.js';
 import type { ClientError } from './errors.js';
 import { Informer, type InformerOptions } from './informer.js';
+import { informerOptionsProblem } from './informer-options.js';
 import type { ObjectWithMeta } from './object-facts.js';
 import { ResourceClient } from './resource-client.js';
 import {
@@ -124,6 +125,8 @@ export async function connect(
       const info = resourceInfo(apiVersion, kind);
       if (info === undefined || !serves(apiVersion, kind))
         return E.left(notServed(apiVersion, kind, discovery));
+      const invalid = informerOptionsProblem(informerOptions);
+      if (invalid !== undefined) return E.left(invalid);
       const source = clientFor(info) as ResourceClient<ObjectOf<V, K> & ObjectWithMeta>;
       return E.right(new Informer(source, kubeConfig, informerOptions));
     },

@@ -1,4 +1,3 @@
-import type { ProviderIDRegistry } from '@capi-kit/providerid';
 import {
   type KubeConfig,
   type KubernetesListObject,
@@ -9,29 +8,14 @@ import * as E from 'fp-ts/lib/Either.js';
 import { abortableDelay } from './abortable-watch.js';
 import type { Unreadable } from './decode-served.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
+import { type InformerOptions, informerOptionsProblem } from './informer-options.js';
 import { type Bucket, fileUnder, itemsUnder, unfileFrom } from './multimap.js';
 import { clusterNameOf, type ObjectWithMeta, objectKey, ownerUIDsOf, providerIDOf } from './object-facts.js';
 import { ObservedWatch } from './observed-watch.js';
 import { ProviderIDIdentityIndex } from './provider-identity.js';
 import type { ResourceClient } from './resource-client.js';
 
-export interface InformerOptions {
-  /** One namespace; all namespaces when absent. */
-  readonly namespace?: string;
-  readonly labelSelector?: string;
-  /**
-   * Long-lived watches are known to stop delivering without closing. With no event, no
-   * bookmark and no reconnect for this long the watch is dropped and the kind relisted
-   * (default 5 minutes).
-   */
-  readonly silenceTimeoutMs?: number;
-  /** Back-off between attempts after an error: doubles from `initialMs` up to `maxMs` (default 500 ms → 30 s). */
-  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
-  /** The providerID rules of the `providerID` index (default: every cloud's, from `@capi-kit/providerid`). */
-  readonly providerIDRegistry?: ProviderIDRegistry;
-  /** Objects per page of the (re)lists (default 500). */
-  readonly pageSize?: number;
-}
+export type { InformerOptions } from './informer-options.js';
 
 /** What the informer did to keep its cache true, for logs and tests. */
 export interface InformerStats {
@@ -108,14 +92,19 @@ export class Informer<T extends ObjectWithMeta> {
   #silenceTimer: ReturnType<typeof setInterval> | undefined;
   #resolveSynced: () => void = () => {};
   #rejectSynced: (error: ClientError) => void = () => {};
+  readonly #optionsProblem: ClientError | undefined;
   #synced = false;
-  /** Resolves once the first full list is in the cache; rejects if it is refused (401, 403, 404). */
+  /**
+   * Resolves once the first full list is in the cache; rejects if it is refused (401, 403,
+   * 404, a 400 for a label selector the server cannot parse) or the options cannot be used.
+   */
   readonly synced: Promise<void>;
 
   constructor(source: ResourceClient<T>, kubeConfig: KubeConfig, options: InformerOptions = {}) {
     this.#source = source;
     this.#kubeConfig = kubeConfig;
     this.#options = options;
+    this.#optionsProblem = informerOptionsProblem(options);
     this.#providerIDs = new ProviderIDIdentityIndex(options.providerIDRegistry);
     this.synced = new Promise<void>((resolve, reject) => {
       this.#resolveSynced = resolve;
@@ -136,6 +125,11 @@ export class Informer<T extends ObjectWithMeta> {
 
   /** Starts listing and watching; resolves like `synced`. */
   start(): Promise<void> {
+    if (this.#optionsProblem !== undefined) {
+      // (made with `new`, not through `client.informer`, which refuses such options up front)
+      this.#rejectSynced(this.#optionsProblem);
+      return this.synced;
+    }
     if (!this.#stopped) return this.synced;
     this.#stopped = false;
     const silence = this.#options.silenceTimeoutMs ?? DEFAULT_SILENCE_MS;
@@ -314,7 +308,11 @@ export class Informer<T extends ObjectWithMeta> {
       error instanceof ListFailed ? error.error : clientErrorFrom(error, this.#target(), 'watch');
     if (
       !this.#synced &&
-      (failure.code === 'unauthorized' || failure.code === 'forbidden' || failure.code === 'not-found')
+      (failure.code === 'unauthorized' ||
+        failure.code === 'forbidden' ||
+        failure.code === 'not-found' ||
+        // (a label selector the server cannot parse: every relist gets the same 400)
+        (failure.code === 'api' && failure.status === 400))
     ) {
       // The first list was refused: waiting will not help. Report and stop.
       this.stop();
