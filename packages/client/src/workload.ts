@@ -1,6 +1,7 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
+import { isNamespaceName, isSubdomainName } from './names.js';
 import { currentUserProblem, servedKubeconfigText, serverUrlProblem } from './served-kubeconfig.js';
 
 /** The Secret key that holds a workload cluster's kubeconfig (both versions). */
@@ -50,10 +51,6 @@ export interface ClusterRef {
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const isLabel = (name: string) => name.length <= 63 && DNS1123_LABEL.test(name);
-const isSubdomain = (name: string) =>
-  name.length <= 253 && name.split('.').every((part) => DNS1123_LABEL.test(part));
 
 /**
  * Why a Cluster's name or namespace cannot name its kubeconfig Secret, if it cannot. Both go
@@ -66,7 +63,7 @@ function clusterRefProblem(
   secret: string,
 ): E.Either<WorkloadKubeConfigError, never> | undefined {
   const quote = JSON.stringify;
-  if (!isLabel(namespace))
+  if (!isNamespaceName(namespace))
     return E.left({
       code: 'invalid-cluster-ref',
       secret,
@@ -74,7 +71,7 @@ function clusterRefProblem(
       message: `the workload cluster's namespace ${quote(namespace)} is not a valid namespace (lowercase letters, digits and '-', at most 63 characters)`,
     });
   const secretName = kubeconfigSecretName(name);
-  if (!isSubdomain(secretName))
+  if (!isSubdomainName(secretName))
     return E.left({
       code: 'invalid-cluster-ref',
       secret,
