@@ -139,11 +139,18 @@ function scaleOf(raw: unknown, namespace: string, name: string): Scale {
   };
 }
 
-function metaOfObject(object: unknown): { namespace?: string; name?: string } {
+/**
+ * An object's `metadata.namespace` and `metadata.name`, each absent when undefined or null
+ * (JSON's "not set": the namespace is then `default`, the name generated). Any other value is
+ * kept as it is, for `pathProblem` to refuse: a namespace of 7 or `true` was read as absent
+ * and the object posted to `default`.
+ */
+function metaOfObject(object: unknown): { namespace?: unknown; name?: unknown } {
   const metadata = (object as { metadata?: { namespace?: unknown; name?: unknown } } | undefined)?.metadata;
+  const present = (value: unknown) => value !== undefined && value !== null;
   return {
-    ...(typeof metadata?.namespace === 'string' ? { namespace: metadata.namespace } : {}),
-    ...(typeof metadata?.name === 'string' ? { name: metadata.name } : {}),
+    ...(present(metadata?.namespace) ? { namespace: metadata?.namespace } : {}),
+    ...(present(metadata?.name) ? { name: metadata?.name } : {}),
   };
 }
 
@@ -342,7 +349,11 @@ export class ResourceClient<T> {
   }
 
   create(object: T, options: WriteOptions = {}): Promise<E.Either<ClientError, T>> {
-    const { namespace, name } = metaOfObject(object);
+    const meta = metaOfObject(object);
+    // (no name: the server generates one from generateName)
+    const problem = pathProblem(meta, METADATA);
+    if (problem !== undefined) return Promise.resolve(E.left(problem));
+    const { namespace, name } = meta as { namespace?: string; name?: string };
     return this.#call(
       'create',
       this.#ref(namespace, name),
@@ -353,30 +364,29 @@ export class ResourceClient<T> {
           ...writeParams(options),
         }),
       (raw) => this.decode(raw),
-      // (no name: the server generates one from generateName)
-      pathProblem(
-        { ...(namespace === undefined ? {} : { namespace }), ...(name === undefined ? {} : { name }) },
-        METADATA,
-      ),
+      undefined, // (checked above)
     );
   }
 
   /** PUT of the whole object; its `metadata.resourceVersion` guards against lost updates. */
   replace(object: T, options: WriteOptions = {}): Promise<E.Either<ClientError, T>> {
-    const { namespace, name } = metaOfObject(object);
+    const meta = metaOfObject(object);
+    // (a name is needed: without one the PUT went to the collection)
+    const problem = pathProblem({ ...meta, name: meta.name }, METADATA);
+    if (problem !== undefined) return Promise.resolve(E.left(problem));
+    const { namespace, name } = meta as { namespace?: string; name: string };
     return this.#call(
       'replace',
       this.#ref(namespace, name),
       () =>
         this.#api.replaceNamespacedCustomObject({
           ...this.#where(namespace ?? 'default'),
-          name: name ?? '',
+          name,
           body: object,
           ...writeParams(options),
         }),
       (raw) => this.decode(raw),
-      // (a name is needed: without one the PUT went to the collection)
-      pathProblem({ ...(namespace === undefined ? {} : { namespace }), name }, METADATA),
+      undefined, // (checked above)
     );
   }
 

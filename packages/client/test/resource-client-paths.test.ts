@@ -155,6 +155,50 @@ describe('ResourceClient refuses a name or namespace that cannot go into a reque
     expect(sent).toEqual([]);
   });
 
+  it('create and replace refuse a metadata.namespace or metadata.name that is no string (it was read as absent: `default`)', async () => {
+    const object = (metadata: Record<string, unknown>) => ({
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'MachineDeployment',
+      metadata,
+    });
+    for (const [bad, shown] of [
+      [7, '(a number)'],
+      [0, '(a number)'],
+      [true, '(a boolean)'],
+      [false, '(a boolean)'],
+      [{}, '(an object)'],
+      [['ns'], '(an object)'],
+    ] as const) {
+      for (const write of ['create', 'replace'] as const) {
+        const { client, sent } = tripwire();
+        expect(await client[write](object({ name: 'md', namespace: bad })), `${write} ${shown}`).toEqual({
+          _tag: 'Left',
+          left: {
+            code: 'invalid-option',
+            path: 'metadata.namespace',
+            message: `metadata.namespace ${shown} is not a valid namespace ${LABEL}`,
+          },
+        });
+        expect(await client[write](object({ name: bad, namespace: 'ns' })), `${write} ${shown}`).toEqual({
+          _tag: 'Left',
+          left: {
+            code: 'invalid-option',
+            path: 'metadata.name',
+            message: `metadata.name ${shown} is not a valid object name ${SUBDOMAIN}`,
+          },
+        });
+        expect(sent, `${write} ${shown}`).toEqual([]);
+      }
+    }
+  });
+
+  it('create and replace read a null metadata.namespace as absent (default), a null name as none', async () => {
+    const { client, sent } = tripwire();
+    await client.create({ metadata: { generateName: 'md-', namespace: null, name: null } });
+    await client.replace({ metadata: { name: 'md', namespace: null } });
+    expect(sent).toEqual(['createNamespacedCustomObject', 'replaceNamespacedCustomObject']);
+  });
+
   it('good names and namespaces are sent (create without a name too: generateName)', async () => {
     const { client, sent } = tripwire();
     await client.get('ns', 'md.eu-1');
