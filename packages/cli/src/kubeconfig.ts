@@ -287,6 +287,39 @@ function insecureProblem(cluster: string, value: unknown): string {
   return `kubeconfig cluster ${quoted(cluster)}: insecure-skip-tls-verify is ${what}, not true or false (YAML 1.1, which kubectl reads, took yes, no, on and off as booleans; YAML 1.2 does not: write true or false)`;
 }
 
+/** The fields of a context that name something and that client-node keeps whatever their type. */
+const CONTEXT_NAME_FIELDS = [
+  ['cluster', "a cluster's name"],
+  ['namespace', 'a namespace'],
+] as const;
+
+/**
+ * Why the context `name` of a file's `contexts` (as written) names its cluster or namespace
+ * with something other than text, if it does. client-node keeps a `namespace: 5` or a
+ * `cluster: 5` as it is: the namespace was then refused as "namespace 5 is not a valid
+ * namespace" (a `[x]` as a usage error, exit 2), and the cluster as "names cluster 5, which
+ * is not defined" even beside a cluster named "5", without saying the value is a number.
+ */
+function contextTypeProblem(contexts: unknown[], name: string): string | undefined {
+  const i = contexts.findIndex(
+    (c) => typeof c === 'object' && c !== null && (c as { name?: unknown }).name === name,
+  );
+  const context = i < 0 ? undefined : (contexts[i] as { context?: unknown }).context;
+  if (typeof context !== 'object' || context === null) return undefined;
+  for (const [field, expected] of CONTEXT_NAME_FIELDS) {
+    const value = (context as Record<string, unknown>)[field];
+    if (value === undefined || value === null || typeof value === 'string') continue;
+    // (a `namespace: 0` or `false`, which client-node drops, is contextFieldProblem's to say)
+    if (field === 'namespace' && !value) continue;
+    const shown =
+      typeof value === 'object'
+        ? yamlTypeName(value)
+        : `${printable(shortened(String(value)))} (${yamlTypeName(value)})`;
+    return `contexts[${i}].context.${field} of context ${JSON.stringify(printable(name))} is ${shown}, not ${expected}`;
+  }
+  return undefined;
+}
+
 /**
  * Why a loaded kubeconfig has no current cluster, as kubectl says it: a current-context or
  * a context's cluster naming one that is not defined (a typo) was told only to "set a current
@@ -395,6 +428,11 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
     }
     kubeConfig.setCurrentContext(context);
   }
+  const currentContextName = kubeConfig.getCurrentContext();
+  const written = currentContextName ? contextSources.get(currentContextName) : undefined;
+  const typeProblem = written && contextTypeProblem(written.contexts, currentContextName);
+  if (written !== undefined && typeProblem)
+    throw new KubeconfigError('kubeconfig-invalid', `kubeconfig ${written.path}: ${typeProblem}`);
   const tokenFileProblem = unreadableTokenFiles.get(kubeConfig.getCurrentUser()?.name ?? '');
   if (tokenFileProblem !== undefined) throw new KubeconfigError('kubeconfig-unreadable', tokenFileProblem);
   if (kubeConfig.getCurrentCluster() === null) {

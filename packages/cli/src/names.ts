@@ -1,5 +1,7 @@
+import { yamlTypeName } from '@capi-kit/core/objects';
 import { UsageError } from './exit-codes.js';
 import { KubeconfigError } from './kubeconfig.js';
+import { printable, shortened } from './text.js';
 
 /**
  * Names the CLI puts into request paths: namespaces and object names. `.`, `..` or a `/`
@@ -41,10 +43,18 @@ export function checkObjectName(argument: string, value: string, noun: string): 
  * (checked too: a kubeconfig is input as well; exit 3 like any unusable kubeconfig), else
  * `default`.
  */
-export function commandNamespace(flag: string | undefined, contextNamespace: string | undefined): string {
+export function commandNamespace(flag: string | undefined, contextNamespace: unknown): string {
   checkNamespaceFlag(flag);
   if (flag !== undefined) return flag;
-  if (contextNamespace === undefined || contextNamespace === '') return 'default';
+  if (contextNamespace === undefined || contextNamespace === null || contextNamespace === '')
+    return 'default';
+  // (client-node keeps a `namespace: 5` as the number: it was "namespace 5 is not a valid namespace")
+  if (typeof contextNamespace !== 'string') {
+    throw new KubeconfigError(
+      'kubeconfig-invalid',
+      `the current context's namespace is ${yamlTypeName(contextNamespace)}${typeof contextNamespace === 'object' ? '' : ` (${printable(shortened(String(contextNamespace)))})`}, not a namespace's name`,
+    );
+  }
   if (!isNamespaceName(contextNamespace)) {
     throw new KubeconfigError(
       'kubeconfig-invalid',

@@ -568,6 +568,82 @@ current-context: good
     });
   });
 
+  it('a namespace or cluster named with a number, a boolean or a list is refused as such, before any request (exit 3)', async () => {
+    const connections: number[] = [];
+    const server = createServer((socket) => {
+      connections.push(1);
+      socket.destroy();
+    });
+    const port = await new Promise<number>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+    );
+    try {
+      for (const [name, context, said] of [
+        [
+          'ns-number',
+          '{cluster: c, user: u, namespace: 5}',
+          'namespace of context "prod" is 5 (a number), not a namespace',
+        ],
+        [
+          'ns-true',
+          '{cluster: c, user: u, namespace: true}',
+          'namespace of context "prod" is true (a boolean), not a namespace',
+        ],
+        [
+          'ns-list',
+          '{cluster: c, user: u, namespace: [x]}',
+          'namespace of context "prod" is a list, not a namespace',
+        ],
+        [
+          'cluster-number',
+          '{cluster: 5, user: u}',
+          'cluster of context "prod" is 5 (a number), not a cluster\'s name',
+        ],
+      ] as const) {
+        // (a cluster named "5" is there: `cluster: 5` was "names cluster 5, which is not defined")
+        const path = file(
+          name,
+          `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: 'https://127.0.0.1:${port}'}}, {name: '5', cluster: {server: 'https://127.0.0.1:${port}'}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: prod, context: ${context}}]
+current-context: prod
+`,
+        );
+        for (const argv of [
+          ['get', 'clusters'],
+          ['describe', 'cluster', 'c1'],
+          ['migrate', 'plan'],
+          ['autoscaler', 'groups'],
+          ['lease', 'status', 'n1'],
+        ]) {
+          const c = captureIO('', { KUBECONFIG: path });
+          expect(await main(argv, c.io), `${name}: ${argv.join(' ')}`).toBe(3);
+          expect(c.stderr(), `${name}: ${argv.join(' ')}`).toBe(
+            `capi-kit ${argv[0]}: kubeconfig ${path}: contexts[0].context.${said}\n`,
+          );
+          expect(c.stdout()).toBe('');
+        }
+      }
+      expect(connections).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('commandNamespace names the type of a context namespace that is no text', async () => {
+    const { commandNamespace } = await import('../src/names.js');
+    expect(() => commandNamespace(undefined, 5)).toThrow(
+      "the current context's namespace is a number (5), not a namespace's name",
+    );
+    expect(() => commandNamespace(undefined, ['x'])).toThrow(
+      "the current context's namespace is a list, not a namespace's name",
+    );
+    expect(commandNamespace(undefined, null)).toBe('default');
+    expect(commandNamespace('n', 5)).toBe('n');
+  });
+
   it('the file that defines the context is named; a context the command does not use is not minded', async () => {
     const bad = withContext('user-false-later', '{cluster: c, user: false}');
     const good = withContext('user-good-first', '{cluster: c, user: u}');
