@@ -1,6 +1,14 @@
 import type { ProviderIDRegistry } from '@capi-kit/providerid';
 import type { ClientError } from './errors.js';
 import { isNamespaceName, NAMESPACE_RULE, shownValue } from './names.js';
+import {
+  invalidOption,
+  type NumberRule,
+  PAGE_SIZE,
+  stringOptionProblem,
+  TIMER_MS,
+  wholeNumberProblem,
+} from './option-rules.js';
 
 export interface InformerOptions {
   /** One namespace; all namespaces when absent. */
@@ -20,9 +28,6 @@ export interface InformerOptions {
   readonly pageSize?: number;
 }
 
-/** setTimeout's longest delay: a longer one fires at once (Node warns and waits 1 ms). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * The numbers an informer runs on, and what each must be. A silence timeout or back-off of
  * 0, a negative one, NaN or one past the timer's range made the informer restart its watch
@@ -32,36 +37,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const NUMBERS: readonly {
   readonly path: string;
   readonly of: (options: InformerOptions) => unknown;
-  readonly max: number;
-  readonly rule: string;
+  readonly rule: NumberRule;
 }[] = [
-  {
-    path: 'silenceTimeoutMs',
-    of: (o) => o.silenceTimeoutMs,
-    max: MAX_TIMER_MS,
-    rule: `whole milliseconds from 1 to ${MAX_TIMER_MS}`,
-  },
-  {
-    path: 'backoff.initialMs',
-    of: (o) => o.backoff?.initialMs,
-    max: MAX_TIMER_MS,
-    rule: `whole milliseconds from 1 to ${MAX_TIMER_MS}`,
-  },
-  {
-    path: 'backoff.maxMs',
-    of: (o) => o.backoff?.maxMs,
-    max: MAX_TIMER_MS,
-    rule: `whole milliseconds from 1 to ${MAX_TIMER_MS}`,
-  },
-  {
-    path: 'pageSize',
-    of: (o) => o.pageSize,
-    max: Number.MAX_SAFE_INTEGER,
-    rule: 'a whole number of objects from 1 up',
-  },
+  { path: 'silenceTimeoutMs', of: (o) => o.silenceTimeoutMs, rule: TIMER_MS },
+  { path: 'backoff.initialMs', of: (o) => o.backoff?.initialMs, rule: TIMER_MS },
+  { path: 'backoff.maxMs', of: (o) => o.backoff?.maxMs, rule: TIMER_MS },
+  { path: 'pageSize', of: (o) => o.pageSize, rule: PAGE_SIZE },
 ];
-
-const invalid = (path: string, message: string): ClientError => ({ code: 'invalid-option', path, message });
 
 /**
  * Why an informer cannot run on `options`, if it cannot: checked when the informer is made,
@@ -72,25 +54,23 @@ export function informerOptionsProblem(options: unknown): ClientError | undefine
   if (options === undefined) return undefined;
   // (a JS caller's null, or a string, where the options go)
   if (typeof options !== 'object' || options === null)
-    return invalid('options', `informer options ${shownValue(options)} are not an object`);
+    return invalidOption('options', `informer options ${shownValue(options)} are not an object`);
   const o = options as InformerOptions;
   if (o.namespace !== undefined && !isNamespaceName(o.namespace))
-    return invalid(
+    return invalidOption(
       'namespace',
       `namespace ${shownValue(o.namespace)} is not a valid namespace (${NAMESPACE_RULE})`,
     );
-  if (o.labelSelector !== undefined && typeof o.labelSelector !== 'string')
-    return invalid('labelSelector', `labelSelector ${shownValue(o.labelSelector)} is not a string`);
+  const selectorProblem = stringOptionProblem('labelSelector', o.labelSelector);
+  if (selectorProblem !== undefined) return selectorProblem;
   if (o.backoff !== undefined && (typeof o.backoff !== 'object' || o.backoff === null))
-    return invalid('backoff', `backoff ${shownValue(o.backoff)} is not an object of initialMs and maxMs`);
-  for (const { path, of, max, rule } of NUMBERS) {
-    const value = of(o);
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max)
-      return invalid(
-        path,
-        `${path} ${typeof value === 'number' ? String(value) : shownValue(value)} is not ${rule}`,
-      );
+    return invalidOption(
+      'backoff',
+      `backoff ${shownValue(o.backoff)} is not an object of initialMs and maxMs`,
+    );
+  for (const { path, of, rule } of NUMBERS) {
+    const problem = wholeNumberProblem(path, of(o), rule);
+    if (problem !== undefined) return problem;
   }
   return undefined;
 }

@@ -14,7 +14,8 @@ import {
   malformedList,
   type ObjectRef,
 } from './errors.js';
-import { pathProblem } from './names.js';
+import { pathProblem, shownValue } from './names.js';
+import { invalidOption, PAGE_SIZE, stringOptionProblem, wholeNumberProblem } from './option-rules.js';
 import type { ResourceInfo } from './resources.js';
 
 /** What `list` returns: the objects that decode, and the ones that do not (raw, with errors). */
@@ -31,7 +32,10 @@ export interface ListOptions {
   readonly namespace?: string;
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
-  /** Objects per request (`limit`); pages are followed with `continue` (default 500). */
+  /**
+   * Objects per request (`limit`); pages are followed with `continue` (default 500). A whole
+   * number from 1 up: 0 (no limit to the server), fractions and the like are `invalid-option`.
+   */
   readonly pageSize?: number;
 }
 
@@ -155,10 +159,44 @@ function metaOfObject(object: unknown): { namespace?: unknown; name?: unknown } 
 }
 
 /**
+ * Why `list`/`listRaw` (`verb` 'list') or `watch` cannot send `options`, if it cannot, as
+ * `invalid-option` naming the field. A `pageSize` of 0 reached the server as `limit=0`, "no
+ * limit": the whole collection in one answer; 1.5 or -1 as a `limit` it refuses. A selector
+ * or resourceVersion that is no string went out as its `String()` (`[object Object]`). The
+ * namespace: '' is refused too, not read as "every namespace" (leave it out for that).
+ */
+function queryOptionsProblem(verb: 'list' | 'watch', options: unknown): ClientError | undefined {
+  // (a JS caller's null, or a string, where the options go)
+  if (typeof options !== 'object' || options === null)
+    return invalidOption('options', `${verb} options ${shownValue(options)} are not an object`);
+  const o = options as ListOptions & WatchOptions;
+  if (o.namespace !== undefined) {
+    const problem = pathProblem({ namespace: o.namespace });
+    if (problem !== undefined) return problem;
+  }
+  const problems =
+    verb === 'list'
+      ? [
+          stringOptionProblem('labelSelector', o.labelSelector),
+          stringOptionProblem('fieldSelector', o.fieldSelector),
+          wholeNumberProblem('pageSize', o.pageSize, PAGE_SIZE),
+        ]
+      : [
+          stringOptionProblem('labelSelector', o.labelSelector),
+          stringOptionProblem('resourceVersion', o.resourceVersion),
+          o.signal === undefined || o.signal instanceof AbortSignal
+            ? undefined
+            : invalidOption('signal', `signal ${shownValue(o.signal)} is not an AbortSignal`),
+        ];
+  return problems.find((problem) => problem !== undefined);
+}
+
+/**
  * Typed access to one kind at one version on a management cluster. Every object read is
  * checked with core's codec; one that does not decode comes back raw with its errors
  * (`invalid-object`), never dropped. Every call resolves to an Either: nothing throws. A
- * namespace or name that is not one the API server allows is `invalid-option`, unsent.
+ * namespace or name that is not one the API server allows is `invalid-option`, unsent, and
+ * so is a list or watch option it cannot send (a `pageSize` of 0, a selector that is no string).
  */
 export class ResourceClient<T> {
   readonly info: ResourceInfo;
@@ -250,11 +288,9 @@ export class ResourceClient<T> {
     options: ListOptions,
     onItem: (item: unknown) => void,
   ): Promise<E.Either<ClientError, { resourceVersion: string }>> {
-    const { group, version, plural } = this.info;
-    // ('' is refused too, not read as "every namespace": leave it out for that)
-    const problem =
-      options.namespace === undefined ? undefined : pathProblem({ namespace: options.namespace });
+    const problem = queryOptionsProblem('list', options);
     if (problem !== undefined) return E.left(problem);
+    const { group, version, plural } = this.info;
     const ref = this.#ref(options.namespace);
     let resourceVersion = '';
     let continueToken: string | undefined;
@@ -291,8 +327,7 @@ export class ResourceClient<T> {
    * that recovers). Bookmarks are requested and passed on.
    */
   async watch(options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<WatchHandle> {
-    const problem =
-      options.namespace === undefined ? undefined : pathProblem({ namespace: options.namespace });
+    const problem = queryOptionsProblem('watch', options);
     if (problem !== undefined) return { stop: () => {}, done: Promise.resolve(problem) };
     const { group, version, plural } = this.info;
     const path =

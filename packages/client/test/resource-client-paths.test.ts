@@ -215,3 +215,99 @@ describe('ResourceClient refuses a name or namespace that cannot go into a reque
     ]);
   });
 });
+
+describe('ResourceClient refuses list and watch options it cannot send, before sending', () => {
+  const PAGE = 'a whole number of objects from 1 up';
+  // (0 reached the server as limit=0, "no limit": the whole collection in one answer)
+  const badPageSizes = [
+    [0, '0'],
+    [-1, '-1'],
+    [1.5, '1.5'],
+    [Number.NaN, 'NaN'],
+    [Number.POSITIVE_INFINITY, 'Infinity'],
+    [2 ** 53, String(2 ** 53)],
+    ['10', '"10"'],
+    [null, '(null)'],
+  ] as const;
+
+  it('list and listRaw: a pageSize that is no whole number from 1 up is invalid-option at `pageSize`', async () => {
+    for (const [bad, shown] of badPageSizes) {
+      for (const namespace of [undefined, 'ns']) {
+        const { client, sent } = tripwire();
+        const options = { ...(namespace === undefined ? {} : { namespace }), pageSize: bad as number };
+        const refused = {
+          _tag: 'Left',
+          left: { code: 'invalid-option', path: 'pageSize', message: `pageSize ${shown} is not ${PAGE}` },
+        };
+        expect(await client.list(options), shown).toEqual(refused);
+        expect(await client.listRaw(options, () => {}), shown).toEqual(refused);
+        expect(sent, shown).toEqual([]);
+      }
+    }
+  });
+
+  it.each([
+    ['labelSelector', { labelSelector: 5 }, '(a number)'],
+    ['labelSelector', { labelSelector: { app: 'web' } }, '(an object)'],
+    ['fieldSelector', { fieldSelector: true }, '(a boolean)'],
+    ['fieldSelector', { fieldSelector: null }, '(null)'],
+  ])(
+    'list and listRaw: a %s that is no string (%j) is invalid-option naming it',
+    async (path, options, shown) => {
+      const { client, sent } = tripwire();
+      const refused = {
+        _tag: 'Left',
+        left: { code: 'invalid-option', path, message: `${path} ${shown} is not a string` },
+      };
+      expect(await client.list(options as never)).toEqual(refused);
+      expect(await client.listRaw(options as never, () => {})).toEqual(refused);
+      expect(sent).toEqual([]);
+    },
+  );
+
+  it('list and listRaw: options that are no object are invalid-option at `options` (null threw a TypeError)', async () => {
+    for (const [bad, shown] of [
+      [null, '(null)'],
+      ['ns', '"ns"'],
+    ] as const) {
+      const { client, sent } = tripwire();
+      const refused = {
+        _tag: 'Left',
+        left: { code: 'invalid-option', path: 'options', message: `list options ${shown} are not an object` },
+      };
+      expect(await client.list(bad as never)).toEqual(refused);
+      expect(await client.listRaw(bad as never, () => {})).toEqual(refused);
+      expect(sent).toEqual([]);
+    }
+  });
+
+  it.each([
+    ['labelSelector', { labelSelector: 5 }, 'labelSelector (a number) is not a string'],
+    ['resourceVersion', { resourceVersion: 42 }, 'resourceVersion (a number) is not a string'],
+    ['resourceVersion', { resourceVersion: { v: '1' } }, 'resourceVersion (an object) is not a string'],
+    ['signal', { signal: { aborted: false } }, 'signal (an object) is not an AbortSignal'],
+    ['options', null, 'watch options (null) are not an object'],
+  ])(
+    'watch: a bad %s is invalid-option naming it; done resolves with it, nothing is watched',
+    async (path, options, message) => {
+      const { client, sent } = tripwire();
+      const handle = await client.watch(options as never, () => {});
+      expect(await handle.done).toEqual({ code: 'invalid-option', path, message });
+      expect(sent).toEqual([]);
+    },
+  );
+
+  it('usable options are sent: pageSize 1 and the largest safe integer, string selectors', async () => {
+    const { client, sent } = tripwire();
+    await client.list({ pageSize: 1, labelSelector: 'a=b', fieldSelector: 'metadata.name=x' });
+    await client.listRaw({ namespace: 'ns', pageSize: Number.MAX_SAFE_INTEGER }, () => {});
+    // (the tripwire's watch rejects: the request was made)
+    await client
+      .watch(
+        { namespace: 'ns', labelSelector: 'a', resourceVersion: '1', signal: new AbortController().signal },
+        () => {},
+      )
+      .catch(() => undefined);
+    expect(sent).toEqual(['listCustomObjectForAllNamespaces', 'listNamespacedCustomObject', 'watch']);
+  });
+});
