@@ -367,8 +367,8 @@ export class NodeGroup {
 
     for (const { resolution, machine } of targets) {
       const quoted = goQuote(resolution.providerID || resolution.node);
-      const added = await this.#mark(machine, quoted, resolution.node);
-      if (added === undefined) continue; // already being deleted
+      const overwritten = await this.#mark(machine, quoted, resolution.node);
+      if (overwritten === undefined) continue; // already being deleted
       try {
         // The Machine marked must still be there, the same object, when replicas are
         // lowered for it: one deleted and re-created under its name since the mark (a
@@ -379,7 +379,7 @@ export class NodeGroup {
           () => this.#reread(machine, quoted, resolution.node),
         );
       } catch (error) {
-        await this.#unmark(machine, added).catch(() => {});
+        await this.#unmark(machine, overwritten).catch(() => {});
         throw error;
       }
     }
@@ -444,38 +444,49 @@ export class NodeGroup {
 
   /**
    * Adds the delete mark to a freshly read Machine, which must still be `resolved` (same
-   * uid); the write is conditional on its resourceVersion and carries that uid. Resolves to
-   * the keys it added, or undefined when the machine is already being deleted.
+   * uid); the write is conditional on its resourceVersion and carries that uid. A key that
+   * is absent or empty (which no MachineSet controller counts as a mark) is set. Resolves to
+   * what each key it set held before (undefined: absent), or undefined when the machine is
+   * already being deleted.
    */
-  async #mark(resolved: KubeObject, quoted: string, node: string): Promise<string[] | undefined> {
+  async #mark(resolved: KubeObject, quoted: string, node: string): Promise<Overwritten | undefined> {
     const { api, deleteAnnotations } = this.#context;
     return retryOnConflict(async () => {
       const machine = await this.#reread(resolved, quoted, node);
       if (isBeingDeleted(machine)) return undefined;
       const annotations = { ...annotationsOf(machine) };
-      const added = deleteAnnotations.filter((key) => !Object.hasOwn(annotations, key));
+      const overwritten: Overwritten = new Map();
       const stamp = new Date().toISOString();
-      for (const key of deleteAnnotations) annotations[key] = annotations[key] || stamp;
+      for (const key of deleteAnnotations) {
+        if (annotations[key]) continue;
+        // (an empty value is overwritten too, and must come back as it was)
+        overwritten.set(key, Object.hasOwn(annotations, key) ? annotations[key] : undefined);
+        annotations[key] = stamp;
+      }
       await api.replaceMachine(namespaceOf(machine), nameOf(machine), {
         ...machine,
         metadata: { ...machine.metadata, uid: uidOf(resolved), annotations },
       });
-      return added;
+      return overwritten;
     });
   }
 
   /**
-   * Removes the keys this group added (never a mark someone else set), from `resolved` only:
-   * a Machine re-created under its name since has no mark of ours.
+   * Puts back what the mark overwrote (removes a key it added, restores an empty value;
+   * never touches a mark someone else set), on `resolved` only: a Machine re-created under
+   * its name since has no mark of ours.
    */
-  async #unmark(resolved: KubeObject, added: readonly string[]): Promise<void> {
-    if (added.length === 0) return;
+  async #unmark(resolved: KubeObject, overwritten: Overwritten): Promise<void> {
+    if (overwritten.size === 0) return;
     const { api } = this.#context;
     await retryOnConflict(async () => {
       const machine = await api.getMachine(namespaceOf(resolved), nameOf(resolved));
       if (uidOf(machine) !== uidOf(resolved)) return;
       const annotations = { ...annotationsOf(machine) };
-      for (const key of added) delete annotations[key];
+      for (const [key, before] of overwritten) {
+        if (before === undefined) delete annotations[key];
+        else annotations[key] = before;
+      }
       await api.replaceMachine(namespaceOf(machine), nameOf(machine), {
         ...machine,
         metadata: { ...machine.metadata, uid: uidOf(resolved), annotations },
@@ -483,6 +494,9 @@ export class NodeGroup {
     });
   }
 }
+
+/** The delete-mark keys a mark set, each with what it held before (undefined: absent). */
+type Overwritten = Map<string, string | undefined>;
 
 /** A node's lease; undefined when the layout gives the node no lease name, so none can exist. */
 async function inspect(leases: NodeLeaseObserver, node: string): Promise<LeaseInspection | undefined> {

@@ -115,12 +115,8 @@ describe.skipIf(noControlPlane())('deleteNodes and a Machine re-created under it
     return error as NodeGroupError;
   }
 
-  it('un-marking after a failed decrement leaves alone a Machine re-created under the name', async () => {
-    // The unmark path re-reads the Machine and removes the keys it added only from the
-    // object it marked (same uid): the re-created Machine carries a mark someone else set,
-    // and it must keep it (an unchecked unmark stripped it, and CAPI then kept a machine
-    // its owner had chosen for deletion).
-    const g = await group(2);
+  /** A user who may read and update Machines and read the scale, not write it. */
+  async function userWhoCannotScale() {
     const user = unique('no-scale-update');
     // May read and update Machines and read the scale, not write it: the decrement fails.
     await management.grant(
@@ -145,33 +141,94 @@ describe.skipIf(noControlPlane())('deleteNodes and a Machine re-created under it
       },
       { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
     ]);
+    return user;
+  }
+
+  /** Sets `annotations` on the Machine named `name` (a plain update). */
+  async function annotate(name: string, annotations: Record<string, string>) {
+    const machine = await objects.get('Machine', name);
+    return objects.replace('Machine', name, {
+      ...machine,
+      metadata: {
+        ...machine.metadata,
+        annotations: {
+          ...(machine.metadata.annotations as Record<string, string> | undefined),
+          ...annotations,
+        },
+      },
+    });
+  }
+
+  it('a failed decrement puts back the empty delete annotation the mark overwrote', async () => {
+    // An empty delete annotation is no mark to a MachineSet controller, so the mark
+    // overwrites it; when lowering replicas then fails, the rollback must put the empty
+    // value back (it was not counted as added, so the Machine kept the mark without its
+    // decrement, and CAPI would delete it at the next scale-down of anyone).
+    const g = await group(2);
+    const user = await userWhoCannotScale();
     const target = g.machines[0]!;
-    let again: Created | undefined;
-    let markedBeforeReplace: Record<string, string> | undefined;
-    // Just before the decrement (which the server refuses), the marked Machine is replaced.
+    const before = await annotate(target.metadata.name, { [deleteMark]: '', 'ops/note': 'kept' });
+    let marked: Record<string, string> | undefined;
     const kubeConfig = intercepting(await management.kubeConfigFor(user), async (method, path) => {
-      if (method !== 'PUT' || path !== g.scalePath || again !== undefined) return;
-      markedBeforeReplace = (await objects.get('Machine', target.metadata.name)).metadata
-        .annotations as Record<string, string>;
-      again = await replace(target, g.set, { [deleteMark]: 'marked by ops/drain' });
+      if (method !== 'PUT' || path !== g.scalePath || marked !== undefined) return;
+      marked = (await objects.get('Machine', target.metadata.name)).metadata.annotations as Record<
+        string,
+        string
+      >;
     });
     const p = await provider({ management: kubeConfig });
     const ng = p.nodeGroups().find((x) => x.id === g.id)!;
     const error = await rejection(ng.deleteNodes([g.nodes[0]!]));
     expect([error.code, error.details.status]).toEqual(['api-error', 403]);
-    // The old Machine was marked, then replaced before the decrement was sent.
-    expect(Object.keys(markedBeforeReplace ?? {})).toContain(deleteMark);
-    expect(again).toBeDefined();
-    // The re-created Machine was not written: same resourceVersion, someone else's mark kept.
+    // It was marked (the empty value overwritten) before the decrement was refused.
+    expect(marked?.[deleteMark]).toMatch(/^\d{4}-/);
     const now = await objects.get('Machine', target.metadata.name);
-    expect(now.metadata.uid).toBe(again!.metadata.uid);
-    expect(now.metadata.resourceVersion).toBe(again!.metadata.resourceVersion);
-    expect(now.metadata.annotations).toEqual({ [deleteMark]: 'marked by ops/drain' });
+    expect(now.metadata.uid).toBe(before.metadata.uid);
+    expect(now.metadata.annotations).toEqual({ [deleteMark]: '', 'ops/note': 'kept' });
     expect(await objects.replicas('MachineDeployment', g.name)).toBe(2);
-    expect((await objects.get('Machine', g.machines[1]!.metadata.name)).metadata.annotations ?? {}).toEqual(
-      {},
-    );
   });
+
+  it.each([
+    ['no delete annotation', {}],
+    ['an empty delete annotation', { [deleteMark]: '' }],
+  ])(
+    'un-marking after a failed decrement leaves alone a Machine re-created under the name (%s before)',
+    async (_, initial: Record<string, string>) => {
+      // The unmark path re-reads the Machine and puts back what the mark overwrote (removes
+      // the key, or restores the empty value) only on the object it marked (same uid): the
+      // re-created Machine carries a mark someone else set, and it must keep it (an unchecked
+      // unmark stripped it, and CAPI then kept a machine its owner had chosen for deletion).
+      const g = await group(2);
+      const user = await userWhoCannotScale();
+      const target = g.machines[0]!;
+      await annotate(target.metadata.name, initial);
+      let again: Created | undefined;
+      let markedBeforeReplace: Record<string, string> | undefined;
+      // Just before the decrement (which the server refuses), the marked Machine is replaced.
+      const kubeConfig = intercepting(await management.kubeConfigFor(user), async (method, path) => {
+        if (method !== 'PUT' || path !== g.scalePath || again !== undefined) return;
+        markedBeforeReplace = (await objects.get('Machine', target.metadata.name)).metadata
+          .annotations as Record<string, string>;
+        again = await replace(target, g.set, { [deleteMark]: 'marked by ops/drain' });
+      });
+      const p = await provider({ management: kubeConfig });
+      const ng = p.nodeGroups().find((x) => x.id === g.id)!;
+      const error = await rejection(ng.deleteNodes([g.nodes[0]!]));
+      expect([error.code, error.details.status]).toEqual(['api-error', 403]);
+      // The old Machine was marked, then replaced before the decrement was sent.
+      expect(Object.keys(markedBeforeReplace ?? {})).toContain(deleteMark);
+      expect(again).toBeDefined();
+      // The re-created Machine was not written: same resourceVersion, someone else's mark kept.
+      const now = await objects.get('Machine', target.metadata.name);
+      expect(now.metadata.uid).toBe(again!.metadata.uid);
+      expect(now.metadata.resourceVersion).toBe(again!.metadata.resourceVersion);
+      expect(now.metadata.annotations).toEqual({ [deleteMark]: 'marked by ops/drain' });
+      expect(await objects.replicas('MachineDeployment', g.name)).toBe(2);
+      expect((await objects.get('Machine', g.machines[1]!.metadata.name)).metadata.annotations ?? {}).toEqual(
+        {},
+      );
+    },
+  );
 
   it('a Machine replaced after earlier nodes were deleted: those stay deleted, it is not marked', async () => {
     // deleteNodes marks and decrements node by node. When the second node's Machine is
