@@ -59,6 +59,11 @@ export class NodeGroupError extends Error {
       /** HTTP status of an `api-error`, when the server answered. */
       readonly status?: number;
       readonly path?: string;
+      /**
+       * deleteNodes stopped part-way: the nodes it had already deleted (each marked, with
+       * replicas lowered for it), in order; absent when it had deleted none.
+       */
+      readonly deleted?: readonly string[];
     } = {},
     options?: ErrorOptions,
   ) {

@@ -270,7 +270,9 @@ export class NodeGroup {
    * Each Machine is read again just before replicas are lowered for it: one gone or
    * re-created under its name since its mark stops the call there (`unknown-machine-for-node`,
    * `machine-replaced`, naming the node), without lowering them. Nodes before it stay
-   * deleted (marked, replicas lowered for each), as in cluster-autoscaler.
+   * deleted (marked, replicas lowered for each), as in cluster-autoscaler: an error after
+   * some were lists them in `details.deleted` (node names) and at the end of its message,
+   * with the stopping error's code.
    */
   async deleteNodes(nodes: readonly NodeLike[]): Promise<void> {
     await this.#context.exclusive(() => this.#deleteNodes(nodes));
@@ -365,23 +367,37 @@ export class NodeGroup {
     for (const { resolution, machine } of targets)
       await this.#reread(machine, goQuote(resolution.providerID || resolution.node), resolution.node);
 
-    for (const { resolution, machine } of targets) {
-      const quoted = goQuote(resolution.providerID || resolution.node);
-      const overwritten = await this.#mark(machine, quoted, resolution.node);
-      if (overwritten === undefined) continue; // already being deleted
-      try {
-        // The Machine marked must still be there, the same object, when replicas are
-        // lowered for it: one deleted and re-created under its name since the mark (a
-        // migration does that) has no mark, and the lower count would make the MachineSet
-        // controller delete a machine no one chose.
-        await this.#setReplicas(
-          (current) => current - 1,
-          () => this.#reread(machine, quoted, resolution.node),
-        );
-      } catch (error) {
-        await this.#unmark(machine, overwritten).catch(() => {});
-        throw error;
+    // The nodes deleted so far (marked, replicas lowered for each): a call stopped part-way
+    // names them, so that its caller knows what it has done.
+    const deleted: string[] = [];
+    try {
+      for (const { resolution, machine } of targets) {
+        const quoted = goQuote(resolution.providerID || resolution.node);
+        const overwritten = await this.#mark(machine, quoted, resolution.node);
+        if (overwritten === undefined) continue; // already being deleted
+        try {
+          // The Machine marked must still be there, the same object, when replicas are
+          // lowered for it: one deleted and re-created under its name since the mark (a
+          // migration does that) has no mark, and the lower count would make the MachineSet
+          // controller delete a machine no one chose.
+          await this.#setReplicas(
+            (current) => current - 1,
+            () => this.#reread(machine, quoted, resolution.node),
+          );
+        } catch (error) {
+          await this.#unmark(machine, overwritten).catch(() => {});
+          throw error;
+        }
+        deleted.push(resolution.node);
       }
+    } catch (error) {
+      if (deleted.length === 0 || !(error instanceof NodeGroupError)) throw error;
+      throw new NodeGroupError(
+        error.code,
+        `${error.message}; nodes already deleted (marked, replicas lowered): ${deleted.map(goQuote).join(', ')}`,
+        { ...error.details, deleted },
+        { cause: error },
+      );
     }
   }
 

@@ -180,6 +180,9 @@ describe.skipIf(noControlPlane())('deleteNodes and a Machine re-created under it
     const ng = p.nodeGroups().find((x) => x.id === g.id)!;
     const error = await rejection(ng.deleteNodes([g.nodes[0]!]));
     expect([error.code, error.details.status]).toEqual(['api-error', 403]);
+    // Stopped at the first node: nothing deleted, so nothing listed.
+    expect(error.details.deleted).toBeUndefined();
+    expect(error.message).not.toContain('already deleted');
     // It was marked (the empty value overwritten) before the decrement was refused.
     expect(marked?.[deleteMark]).toMatch(/^\d{4}-/);
     const now = await objects.get('Machine', target.metadata.name);
@@ -230,44 +233,60 @@ describe.skipIf(noControlPlane())('deleteNodes and a Machine re-created under it
     },
   );
 
-  it('a Machine replaced after earlier nodes were deleted: those stay deleted, it is not marked', async () => {
-    // deleteNodes marks and decrements node by node. When the second node's Machine is
-    // replaced after the first node's Machine was marked and replicas lowered for it, the
-    // call stops at the second with `machine-replaced` naming that node: replicas are
-    // lowered once, for the one Machine marked; the new Machine and the third are not
-    // marked; nothing is left marked without its decrement.
-    const g = await group(3);
-    const replaced = g.machines[1]!;
-    let again: Created | undefined;
-    const kubeConfig = intercepting(management.kubeConfig, async (method, path) => {
-      // The first decrement: node 0's Machine is marked by now.
-      if (method !== 'PUT' || path !== g.scalePath || again !== undefined) return;
-      again = await replace(replaced, g.set);
-    });
-    const p = await provider({ management: kubeConfig });
-    const ng = p.nodeGroups().find((x) => x.id === g.id)!;
-    const error = await rejection(ng.deleteNodes(g.nodes));
-    expect(again).toBeDefined();
-    expect([error.code, error.details.node, error.details.group, error.message]).toEqual([
-      'machine-replaced',
-      g.nodes[1],
-      g.id,
-      `machine ${objects.namespace}/${replaced.metadata.name} for node "${replaced.spec!.providerID}" is not ` +
-        `the one resolved: uid "${replaced.metadata.uid}" was resolved, the server has uid ` +
-        `"${again!.metadata.uid}" (deleted and re-created), it will not be deleted`,
-    ]);
-    expect(await objects.replicas('MachineDeployment', g.name)).toBe(2);
-    const annotations = async (name: string) =>
-      ((await objects.get('Machine', name)).metadata.annotations ?? {}) as Record<string, string>;
-    expect(Object.keys(await annotations(g.machines[0]!.metadata.name))).toEqual([deleteMark]);
-    const now = await objects.get('Machine', replaced.metadata.name);
-    expect([now.metadata.uid, now.metadata.resourceVersion]).toEqual([
-      again!.metadata.uid,
-      again!.metadata.resourceVersion,
-    ]);
-    expect(await annotations(replaced.metadata.name)).toEqual({});
-    expect(await annotations(g.machines[2]!.metadata.name)).toEqual({});
-  });
+  it.each([1, 2])(
+    'a Machine replaced after earlier nodes were deleted: those stay deleted and the error names them (node %i of 3)',
+    async (at) => {
+      // deleteNodes marks and decrements node by node. When node `at`'s Machine is replaced
+      // after the nodes before it were each marked and replicas lowered for them, the call
+      // stops at it with `machine-replaced` naming that node: replicas are lowered once for
+      // each Machine marked; the new Machine and those after are not marked; nothing is left
+      // marked without its decrement. The error lists the nodes already deleted (field and
+      // message), so that a caller knows the state (it only named the node it stopped at).
+      const g = await group(3);
+      const replaced = g.machines[at]!;
+      let decrements = 0;
+      let again: Created | undefined;
+      const kubeConfig = intercepting(management.kubeConfig, async (method, path) => {
+        // Decrement number `at`: the Machines of the nodes before are marked by now.
+        if (method !== 'PUT' || path !== g.scalePath || ++decrements !== at) return;
+        again = await replace(replaced, g.set);
+      });
+      const p = await provider({ management: kubeConfig });
+      const ng = p.nodeGroups().find((x) => x.id === g.id)!;
+      const error = await rejection(ng.deleteNodes(g.nodes));
+      expect(again).toBeDefined();
+      const before = g.nodes.slice(0, at);
+      expect([
+        error.code,
+        error.details.node,
+        error.details.group,
+        error.details.deleted,
+        error.message,
+      ]).toEqual([
+        'machine-replaced',
+        g.nodes[at],
+        g.id,
+        before,
+        `machine ${objects.namespace}/${replaced.metadata.name} for node "${replaced.spec!.providerID}" is not ` +
+          `the one resolved: uid "${replaced.metadata.uid}" was resolved, the server has uid ` +
+          `"${again!.metadata.uid}" (deleted and re-created), it will not be deleted; nodes already deleted ` +
+          `(marked, replicas lowered): ${before.map((n) => `"${n}"`).join(', ')}`,
+      ]);
+      expect(await objects.replicas('MachineDeployment', g.name)).toBe(3 - at);
+      const annotations = async (name: string) =>
+        ((await objects.get('Machine', name)).metadata.annotations ?? {}) as Record<string, string>;
+      for (const machine of g.machines.slice(0, at))
+        expect(Object.keys(await annotations(machine.metadata.name))).toEqual([deleteMark]);
+      const now = await objects.get('Machine', replaced.metadata.name);
+      expect([now.metadata.uid, now.metadata.resourceVersion]).toEqual([
+        again!.metadata.uid,
+        again!.metadata.resourceVersion,
+      ]);
+      expect(await annotations(replaced.metadata.name)).toEqual({});
+      for (const machine of g.machines.slice(at + 1))
+        expect(await annotations(machine.metadata.name)).toEqual({});
+    },
+  );
 
   it('a Machine replaced between its mark and its decrement: replicas are not lowered for it', async () => {
     // (replicas were lowered for it though no Machine carried the mark any more: the
@@ -288,12 +307,15 @@ describe.skipIf(noControlPlane())('deleteNodes and a Machine re-created under it
     const ng = p.nodeGroups().find((x) => x.id === g.id)!;
     const error = await rejection(ng.deleteNodes([g.nodes[0]!, g.nodes[1]!]));
     expect(again).toBeDefined();
-    expect([error.code, error.details.node, error.details.group]).toEqual([
+    expect([error.code, error.details.node, error.details.group, error.details.deleted]).toEqual([
       'machine-replaced',
       g.nodes[1],
       g.id,
+      [g.nodes[0]],
     ]);
     expect(error.message).toContain(`for node "${replaced.spec!.providerID}" is not the one resolved`);
+    expect(error.message).toMatch(/; nodes already deleted \(marked, replicas lowered\): "[^"]+"$/);
+    expect(error.message).toContain(`"${g.nodes[0]}"`);
     // Lowered once, for node 0's Machine, which stays marked; the new Machine is untouched.
     expect(await objects.replicas('MachineDeployment', g.name)).toBe(2);
     const annotations = async (name: string) =>
