@@ -10,6 +10,7 @@ import { decodeServed, type Unreadable } from './decode-served.js';
 import {
   type ClientError,
   clientErrorFrom,
+  describeRef,
   listPageProblem,
   malformedList,
   type ObjectRef,
@@ -191,6 +192,16 @@ function queryOptionsProblem(verb: 'list' | 'watch', options: unknown): ClientEr
   return problems.find((problem) => problem !== undefined);
 }
 
+/** A list page whose `metadata.continue` cannot be followed (no token is shown: a server's, of any length). */
+function continueProblem(target: ObjectRef, page: number, why: string): ClientError {
+  return {
+    code: 'malformed-list',
+    target,
+    path: 'metadata.continue',
+    message: `list ${describeRef(target)}: the API server's list is malformed: metadata.continue of page ${page} ${why}`,
+  };
+}
+
 /**
  * Typed access to one kind at one version on a management cluster. Every object read is
  * checked with core's codec; one that does not decode comes back raw with its errors
@@ -294,6 +305,10 @@ export class ResourceClient<T> {
     const ref = this.#ref(options.namespace);
     let resourceVersion = '';
     let continueToken: string | undefined;
+    // Every token followed: a server (or a proxy) that hands one back again made a list that
+    // never ended, fetching the same pages for ever (and growing `list`'s items with them).
+    const followed = new Set<string>();
+    let pages = 0;
     do {
       const page = {
         group,
@@ -316,8 +331,17 @@ export class ResourceClient<T> {
       const problem = listPageProblem(raw);
       if (problem !== undefined) return E.left(malformedList(ref, problem));
       for (const item of raw.items ?? []) onItem(item);
+      pages++;
       resourceVersion = raw.metadata?.resourceVersion ?? resourceVersion;
-      continueToken = raw.metadata?.continue || undefined;
+      const next: unknown = raw.metadata?.continue;
+      if (next !== undefined && next !== null && typeof next !== 'string')
+        return E.left(continueProblem(ref, pages, `is ${shownValue(next)}, not a string`));
+      continueToken = typeof next === 'string' && next !== '' ? next : undefined;
+      if (continueToken !== undefined && followed.has(continueToken))
+        return E.left(
+          continueProblem(ref, pages, 'repeats a token already followed: the list would never end'),
+        );
+      if (continueToken !== undefined) followed.add(continueToken);
     } while (continueToken !== undefined);
     return E.right({ resourceVersion });
   }
