@@ -48,7 +48,10 @@ export async function main(
     return ExitCode.usage;
   }
   const body: CommandBody = 'load' in command ? await command.load() : command;
-  if (rest.includes('-h') || rest.includes('--help')) {
+  // (after `--` they are operands: `providerid parse -- --help` parses the ID "--help")
+  const end = rest.indexOf('--');
+  const flags = end < 0 ? rest : rest.slice(0, end);
+  if (flags.includes('-h') || flags.includes('--help')) {
     io.stdout(body.usage.endsWith('\n') ? body.usage : `${body.usage}\n`);
     return ExitCode.ok;
   }

@@ -29,6 +29,24 @@ describe('capi-kit main', () => {
     expect(c.stdout()).toContain('Usage: capi-kit <command>');
   });
 
+  it('-h and --help after `--` are operands, not a request for help', async () => {
+    const c = captureIO();
+    expect(await main(['providerid', 'parse', '--json', '--', '--help', '-h'], c.io)).toBe(ExitCode.input);
+    expect(
+      c
+        .stdout()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toMatchObject([
+      { input: '--help', valid: false },
+      { input: '-h', valid: false },
+    ]);
+    const help = captureIO();
+    expect(await main(['providerid', 'parse', '--help', '--', 'x'], help.io)).toBe(0);
+    expect(help.stdout()).toContain('Usage: capi-kit providerid parse');
+  });
+
   it('prints the package version', async () => {
     const c = captureIO();
     expect(await main(['--version'], c.io, [echo])).toBe(0);
