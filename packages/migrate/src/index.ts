@@ -40,7 +40,7 @@ export {
   SOURCE_UID_ANNOTATION,
 } from './plan.js';
 export type { PruneSummary } from './prune.js';
-export { PRUNED_RECORD } from './pruned.js';
+export { PRUNED_RECORD, SOURCE_PRUNED_ANNOTATION } from './pruned.js';
 export type { VerifyResult } from './verify.js';
 
 export interface MigrationOptions {
@@ -194,6 +194,6 @@ export function pruneClusterMigration(
         differences: result.differences,
       });
     }
-    return E.right(await prune(api, plan.right.sources));
+    return E.right(await prune(api, plan.right.sources, plan.right.objects));
   });
 }

@@ -2,7 +2,8 @@ import { isObject, type JsonObject, V1ALPHA1 } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
 import { isConflict, MigrateFailure } from './errors.js';
 import { identity, keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
-import { addPruned } from './pruned.js';
+import type { PlannedObject } from './plan.js';
+import { addPruned, markPruned } from './pruned.js';
 
 export interface PruneSummary {
   /** v1alpha1 objects whose finalizers were cleared before their deletion. */
@@ -62,10 +63,16 @@ export async function runningControllers(api: ClusterApi): Promise<string[]> {
  * (so a v0.1 controller that is still running cannot turn the deletion into deleting real machines),
  * then each is deleted with UID and resourceVersion preconditions (an object edited since
  * verify read it is reported in `changedSinceVerify`, not deleted). Before a kind's objects
- * are deleted, their UIDs are added to the namespace's record (`addPruned`), which verify
- * reads. Secrets and v1alpha2 objects are not touched. The caller runs `verify` first.
+ * are deleted, their UIDs are added to the namespace's record (`addPruned`) and the objects
+ * of `targets` created from them are annotated as theirs pruned (`markPruned`): verify reads
+ * both. Secrets and v1alpha2 objects are not otherwise touched. The caller runs `verify` first.
  */
-export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Promise<PruneSummary> {
+export async function prune(
+  api: ClusterApi,
+  sources: readonly JsonObject[],
+  /** The plan's objects: those of the sources deleted are marked (`markPruned`). */
+  targets: readonly PlannedObject[],
+): Promise<PruneSummary> {
   const warnings = await runningControllers(api);
   const finalizersCleared: string[] = [];
   const deleted: string[] = [];
@@ -108,9 +115,15 @@ export async function prune(api: ClusterApi, sources: readonly JsonObject[]): Pr
       if (metadataOf(live).resourceVersion !== metadataOf(source).resourceVersion) changed(label);
       else batch.push({ key, label, live });
     }
-    // Recorded before deleted: a crash in between leaves sources in place, which verify sees.
+    // Recorded and marked before deleted: a crash in between leaves sources in place, which
+    // verify sees. The record first: one that cannot be used stops prune before any write.
     await addPruned(
       api,
+      batch.map((b) => b.live),
+    );
+    await markPruned(
+      api,
+      targets,
       batch.map((b) => b.live),
     );
     for (const { key, label, live } of batch) {

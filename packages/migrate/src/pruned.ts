@@ -1,14 +1,34 @@
 import { isObject, type JsonObject } from '@capi-kit/conversion';
 import type { ClusterApi } from './cluster-api.js';
+import { CONCURRENCY, forEachConcurrently } from './concurrency.js';
 import { isConflict, MigrateFailure } from './errors.js';
-import { keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
+import { annotationsOf, keyOf, labelOf, metadataOf, type ObjectKey, uidOf } from './object.js';
+import { type PlannedObject, SOURCE_UID_ANNOTATION } from './plan.js';
 
 /**
  * Prune's record of the v1alpha1 objects it deleted: a ConfigMap in their namespace whose
- * `data.uids` holds their UIDs, one a line. With it, verify tells the targets of a source
- * that prune deleted (the migration done) from those of a source gone otherwise (orphans).
+ * `data.uids` holds their UIDs, one a line. With it, and with `SOURCE_PRUNED_ANNOTATION` on
+ * the object itself, verify tells the targets of a source that prune deleted (the migration
+ * done) from those of a source gone otherwise (orphans).
  */
 export const PRUNED_RECORD = 'capi-kit-migrate-pruned';
+
+/**
+ * Written by prune on every object the migration created from a v1alpha1 object it is about
+ * to delete, with that object's UID (the value of `SOURCE_UID_ANNOTATION`). Verify takes an
+ * object whose source is gone for done only when the record lists the source's UID AND the
+ * object carries this annotation with the same UID.
+ *
+ * Why on the object: the record is a ConfigMap, and nothing prune can put in one (a label,
+ * an ownerReference, the v1alpha2 objects' own UIDs, which anyone who may read them knows)
+ * is beyond whoever may create ConfigMaps in the namespace: alone, it cannot tell a forged
+ * entry from prune's. The annotation needs a write to the object itself, and whoever may
+ * write that object can already hide it from verify (remove its source-UID annotation, or
+ * delete it): trusting it trusts no one verify did not trust already. A forged record with
+ * no annotation (or an annotation with no record) changes nothing. A key signed by capi-kit
+ * would need a secret kept somewhere: a larger design, for no more than this gives.
+ */
+export const SOURCE_PRUNED_ANNOTATION = 'migrate.capi-kit.dev/source-pruned';
 const LABEL = ['app.kubernetes.io/managed-by', 'capi-kit'] as const;
 /** The API server's UIDs are RFC 4122 UUIDs. */
 const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -99,4 +119,42 @@ export async function addPruned(api: ClusterApi, objects: readonly JsonObject[])
       }
     }
   }
+}
+
+/**
+ * Marks every planned object whose source is among `sources` (about to be deleted) with
+ * `SOURCE_PRUNED_ANNOTATION`, after the record and before the deletes: a crash in between leaves
+ * the sources in place, and verify judges an object whose source is present by the plan,
+ * whatever it carries. Each object is read first and marked only while it still carries its
+ * source's UID (one replaced since verify is not marked), under the resourceVersion read: on
+ * a 409 Conflict (a v0.2 controller wrote its status, say) it is read again. One already
+ * marked is not written again.
+ */
+export async function markPruned(
+  api: ClusterApi,
+  targets: readonly PlannedObject[],
+  sources: readonly JsonObject[],
+): Promise<void> {
+  const uids = new Set(sources.map(uidOf));
+  const marked = targets.filter((target) => uids.has(target.source.uid));
+  await forEachConcurrently(marked, CONCURRENCY, async ({ key, source }) => {
+    for (let attempt = 1; ; attempt++) {
+      const live = await api.get(key);
+      if (live === undefined) return;
+      const annotations = annotationsOf(live);
+      if (annotations[SOURCE_UID_ANNOTATION] !== source.uid) return;
+      if (annotations[SOURCE_PRUNED_ANNOTATION] === source.uid) return;
+      const resourceVersion = String(metadataOf(live).resourceVersion ?? '');
+      try {
+        await api.patch(
+          key,
+          { metadata: { resourceVersion, annotations: { [SOURCE_PRUNED_ANNOTATION]: source.uid } } },
+          false,
+        );
+        return;
+      } catch (error) {
+        if (!isConflict(error) || attempt >= ATTEMPTS) throw error;
+      }
+    }
+  });
 }

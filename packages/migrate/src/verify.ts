@@ -12,7 +12,7 @@ import {
   type MigrationTarget,
   SOURCE_UID_ANNOTATION,
 } from './plan.js';
-import { readPruned } from './pruned.js';
+import { readPruned, SOURCE_PRUNED_ANNOTATION } from './pruned.js';
 
 export interface VerifyResult {
   /** Objects checked: the planned v1alpha2 objects and the Secrets to re-own. */
@@ -47,6 +47,8 @@ function orphanedBecause(
   uid: string,
   sources: ReadonlyMap<string | undefined, JsonObject>,
   to: MigrationTarget,
+  /** Prune's record lists `uid`, the object does not agree. */
+  recorded: boolean,
 ): string {
   const source = sources.get(uid);
   if (source !== undefined) {
@@ -56,7 +58,10 @@ function orphanedBecause(
       : `its v1alpha1 source ${label} no longer converts to it`;
   }
   const named = sourceNamed(object, to);
-  return `its v1alpha1 source ${named === undefined ? `(UID ${uid})` : labelOf(named)} no longer exists`;
+  const gone = `its v1alpha1 source ${named === undefined ? `(UID ${uid})` : labelOf(named)} no longer exists`;
+  return recorded
+    ? `${gone} (prune's record lists it, but the object does not carry ${SOURCE_PRUNED_ANNOTATION}: ${uid}, which prune writes with it)`
+    : gone;
 }
 
 /**
@@ -65,7 +70,8 @@ function orphanedBecause(
  * ownerReference points at a live UID (none still at the v1alpha1 objects), every
  * Cluster's Secrets are owned by the new Cluster, and no object an earlier `apply` created
  * (the source-UID annotation) is left in scope without its source in the plan, unless
- * prune deleted that source (its record, `readPruned`). That is looked for among the Cluster
+ * prune deleted that source (its record, `readPruned`, and the object's
+ * `SOURCE_PRUNED_ANNOTATION` agree). That is looked for among the Cluster
  * API kinds, the plan's and `generates` (what the plug-ins can make), whether or not the
  * plan still has any of them. Objects without the annotation are the user's and are not
  * judged.
@@ -226,8 +232,12 @@ export async function verify(
     const ours = typeof uid === 'string' && uid !== '' && !planned.has(identity(keyOf(object)));
     return ours ? [{ object, uid }] : [];
   });
-  // A source gone because prune deleted it (its record says so) leaves no orphan: that
-  // migration is done. The record is read only in the namespaces where a source is gone.
+  // A source gone because prune deleted it leaves no orphan: that migration is done. Prune
+  // says so twice, in its record and on the object (SOURCE_PRUNED_ANNOTATION, with the same
+  // UID): both must agree. The record alone is a ConfigMap anyone who may create one in the
+  // namespace can write; the annotation needs a write to the object, which could already hide
+  // it from verify (see SOURCE_PRUNED_ANNOTATION). The record is read only in the namespaces
+  // where a source is gone.
   // (by UID, looked up once per orphan: many orphans must not each scan every source)
   const present = new Map(plan.sources.map((source) => [uidOf(source), source]));
   const gone = unplanned.filter(({ uid }) => !present.has(uid));
@@ -235,11 +245,13 @@ export async function verify(
     api,
     gone.map(({ object }) => keyOf(object).namespace ?? 'default'),
   );
+  const done = (object: JsonObject, uid: string) =>
+    pruned.has(uid) && annotationsOf(object)[SOURCE_PRUNED_ANNOTATION] === uid;
   const orphans: Problem[] = unplanned
-    .filter(({ uid }) => present.has(uid) || !pruned.has(uid))
+    .filter(({ object, uid }) => present.has(uid) || !done(object, uid))
     .map(({ object, uid }) => ({
       object: labelOf(keyOf(object)),
-      message: orphanedBecause(object, uid, present, plan.to),
+      message: orphanedBecause(object, uid, present, plan.to, !present.has(uid) && pruned.has(uid)),
     }));
   // (the lists ran concurrently: sorted, the report reads the same every run)
   orphans.sort((a, b) => a.object.localeCompare(b.object));

@@ -19,6 +19,7 @@ import {
   PRUNED_RECORD,
   planClusterMigration,
   pruneClusterMigration,
+  SOURCE_PRUNED_ANNOTATION,
   SOURCE_UID_ANNOTATION,
   verifyClusterMigration,
 } from '../src/index.js';
@@ -309,9 +310,29 @@ describe.skipIf(noControlPlane())('capi-kit migrate on a live management cluster
         expect(pruned.right.finalizersCleared.length).toBeGreaterThanOrEqual(source.workers.length + 2);
         const after = await snapshot(source.namespace);
         expect([...after.keys()].filter((k) => k.startsWith(V1ALPHA1))).toEqual([]);
+        // What apply created gains prune's mark (its source's UID) and nothing else; the rest
+        // (the re-owned Secret) is not written at all.
         const kept = [...restored.entries()].filter(([k]) => !k.startsWith(V1ALPHA1));
-        for (const [k, object] of kept)
-          expect(after.get(k)?.metadata.resourceVersion, k).toBe(object.metadata.resourceVersion);
+        for (const [k, object] of kept) {
+          const annotations = (object.metadata.annotations ?? {}) as Record<string, string>;
+          const uid = annotations[SOURCE_UID_ANNOTATION];
+          if (uid === undefined) {
+            expect(after.get(k)?.metadata.resourceVersion, k).toBe(object.metadata.resourceVersion);
+            continue;
+          }
+          const content = (o: Record<string, unknown> | undefined) => {
+            const {
+              resourceVersion: _,
+              managedFields: __,
+              ...metadata
+            } = (o?.metadata ?? {}) as Record<string, unknown>;
+            return { ...o, metadata };
+          };
+          const marked = { ...annotations, [SOURCE_PRUNED_ANNOTATION]: uid };
+          expect(content(after.get(k)), k).toEqual(
+            content({ ...object, metadata: { ...object.metadata, annotations: marked } }),
+          );
+        }
       });
     },
   );
