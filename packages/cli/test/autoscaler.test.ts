@@ -9,6 +9,16 @@ describe('capi-kit autoscaler usage', () => {
     ['an unknown action', ['autoscaler', 'scale'], "action must be one of groups, node-group (got 'scale')"],
     ['node-group without NODE', ['autoscaler', 'node-group'], 'missing NODE'],
     ['an extra argument', ['autoscaler', 'groups', 'x'], "unexpected argument 'x'"],
+    [
+      'a NODE no Node can be named (before the kubeconfig is read)',
+      ['autoscaler', 'node-group', 'BAD\u001b[2JNODE', '--kubeconfig', '/nonexistent/kc'],
+      `NODE "BAD\\u001b[2JNODE" is not a valid node name`,
+    ],
+    [
+      'a NODE of ..',
+      ['autoscaler', 'node-group', '..', '--kubeconfig', '/nonexistent/kc'],
+      'NODE ".." is not a valid node name',
+    ],
     ['an unknown flag', ['autoscaler', 'groups', '--replicas', '3'], "Unknown option '--replicas'"],
     [
       'both workload sources',

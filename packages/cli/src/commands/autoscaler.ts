@@ -12,7 +12,7 @@ import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { checkNamespaceFlag } from '../names.js';
+import { checkNamespaceFlag, checkObjectName } from '../names.js';
 import { formatTable } from '../table.js';
 import { jsonText, printable } from '../text.js';
 
@@ -179,6 +179,9 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   if (action === 'node-group' && (node === undefined || node === '')) throw new UsageError('missing NODE');
   const unexpected = action === 'groups' ? node : extra[0];
   if (unexpected !== undefined) throw new UsageError(`unexpected argument '${unexpected}'`);
+  // (as lease NODE: a name no Node can have is a usage error before any request, not exit 3
+  // when the cluster cannot be reached and exit 1 when it can)
+  if (action === 'node-group') checkObjectName('NODE', node!, 'node name');
   if (values['workload-kubeconfig'] !== undefined && values['workload-from-secret'])
     throw new UsageError('--workload-kubeconfig and --workload-from-secret exclude each other');
   const layout = oneOf('--lease-layout', values['lease-layout'], ['kep', 'medik8s'] as const, 'kep');
