@@ -10,7 +10,14 @@ import { CoreV1Api, type KubeConfig, type V1Lease, type V1Node } from '@kubernet
 import * as E from 'fp-ts/lib/Either.js';
 import type { CapiClient } from './client.js';
 import type { Unreadable } from './decode-served.js';
-import { type ClientError, clientErrorFrom, listPageProblem, malformedList } from './errors.js';
+import {
+  type ClientError,
+  clientErrorFrom,
+  listPageProblem,
+  malformedContinue,
+  malformedList,
+  nextContinue,
+} from './errors.js';
 import { selects } from './label-selector.js';
 import { isNamespaceName, isSubdomainName, NAMESPACE_RULE, SUBDOMAIN_RULE, shownValue } from './names.js';
 import { clusterNameOf, type ObjectWithMeta, ownerUIDsOf, providerIDOf } from './object-facts.js';
@@ -604,6 +611,9 @@ async function listNodes(kubeConfig: KubeConfig): Promise<E.Either<ClientError, 
   const api = kubeConfig.makeApiClient(CoreV1Api);
   const nodes: V1Node[] = [];
   let continueToken: string | undefined;
+  // (a workload cluster, or a proxy in front of it, that hands a token back paged for ever)
+  const followed = new Set<string>();
+  let pages = 0;
   try {
     do {
       const page = await api.listNode({
@@ -613,7 +623,10 @@ async function listNodes(kubeConfig: KubeConfig): Promise<E.Either<ClientError, 
       const problem = listPageProblem(page);
       if (problem !== undefined) return E.left(malformedList(NODES, problem));
       nodes.push(...page.items);
-      continueToken = page.metadata?._continue || undefined;
+      pages++;
+      const next = nextContinue(page.metadata?._continue, followed);
+      if ('problem' in next) return E.left(malformedContinue(NODES, pages, next.problem));
+      continueToken = next.next;
     } while (continueToken !== undefined);
   } catch (error) {
     return E.left(clientErrorFrom(error, NODES, 'list'));

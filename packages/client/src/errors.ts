@@ -123,6 +123,33 @@ export function malformedList(target: ObjectRef, problem: { path: string; found:
   };
 }
 
+/**
+ * The `metadata.continue` of a list page, read to follow: `next` the token of the next page
+ * (undefined: this was the last), or `problem`, why it cannot be followed. A real API server
+ * never hands a token back twice; a server or proxy that did made the list fetch the same
+ * pages for ever. `followed` holds the tokens this list followed so far; `next` is added.
+ */
+export function nextContinue(
+  token: unknown,
+  followed: Set<string>,
+): { readonly next: string | undefined } | { readonly problem: string } {
+  if (token === undefined || token === null || token === '') return { next: undefined };
+  if (typeof token !== 'string') return { problem: `is ${kindOfValue(token)}, not a string` };
+  if (followed.has(token)) return { problem: 'repeats a token already followed: the list would never end' };
+  followed.add(token);
+  return { next: token };
+}
+
+/** The ClientError for a list page whose `metadata.continue` cannot be followed (no token is shown). */
+export function malformedContinue(target: ObjectRef, page: number, problem: string): ClientError {
+  return {
+    code: 'malformed-list',
+    target,
+    path: 'metadata.continue',
+    message: `list ${describeRef(target)}: the API server's list is malformed: metadata.continue of page ${page} ${problem}`,
+  };
+}
+
 /** `Machine ns/name (cluster.x-k8s.io/v1alpha2)`, or `Machines in ns (…)` for a collection. */
 export function describeRef(ref: ObjectRef): string {
   const where = ref.namespace === undefined ? '' : `${ref.namespace}/`;

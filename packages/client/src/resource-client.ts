@@ -10,9 +10,10 @@ import { decodeServed, type Unreadable } from './decode-served.js';
 import {
   type ClientError,
   clientErrorFrom,
-  describeRef,
   listPageProblem,
+  malformedContinue,
   malformedList,
+  nextContinue,
   type ObjectRef,
 } from './errors.js';
 import { pathProblem, shownValue } from './names.js';
@@ -192,16 +193,6 @@ function queryOptionsProblem(verb: 'list' | 'watch', options: unknown): ClientEr
   return problems.find((problem) => problem !== undefined);
 }
 
-/** A list page whose `metadata.continue` cannot be followed (no token is shown: a server's, of any length). */
-function continueProblem(target: ObjectRef, page: number, why: string): ClientError {
-  return {
-    code: 'malformed-list',
-    target,
-    path: 'metadata.continue',
-    message: `list ${describeRef(target)}: the API server's list is malformed: metadata.continue of page ${page} ${why}`,
-  };
-}
-
 /**
  * Typed access to one kind at one version on a management cluster. Every object read is
  * checked with core's codec; one that does not decode comes back raw with its errors
@@ -333,15 +324,9 @@ export class ResourceClient<T> {
       for (const item of raw.items ?? []) onItem(item);
       pages++;
       resourceVersion = raw.metadata?.resourceVersion ?? resourceVersion;
-      const next: unknown = raw.metadata?.continue;
-      if (next !== undefined && next !== null && typeof next !== 'string')
-        return E.left(continueProblem(ref, pages, `is ${shownValue(next)}, not a string`));
-      continueToken = typeof next === 'string' && next !== '' ? next : undefined;
-      if (continueToken !== undefined && followed.has(continueToken))
-        return E.left(
-          continueProblem(ref, pages, 'repeats a token already followed: the list would never end'),
-        );
-      if (continueToken !== undefined) followed.add(continueToken);
+      const next = nextContinue(raw.metadata?.continue, followed);
+      if ('problem' in next) return E.left(malformedContinue(ref, pages, next.problem));
+      continueToken = next.next;
     } while (continueToken !== undefined);
     return E.right({ resourceVersion });
   }

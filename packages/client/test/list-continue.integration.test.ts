@@ -1,11 +1,10 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../src/index.js';
+import { type CapiClient, connect, describeCluster } from '../src/index.js';
+import { continueProxy } from './helpers/continue-proxy.js';
 import { capiCrdDirs, unwrap, v1alpha2Machine } from './helpers/fixtures.js';
 
 // A list is followed page by page with `metadata.continue`. A real API server never hands a
@@ -13,98 +12,6 @@ import { capiCrdDirs, unwrap, v1alpha2Machine } from './helpers/fixtures.js';
 // for ever. The real server answers here, through a small proxy that rewrites one field of
 // its list answers: `metadata.continue`.
 const cp = useControlPlane();
-
-/** What the proxy puts in `metadata.continue` of each list page that has one. */
-type Rewrite = 'none' | 'first-token' | 'a-number';
-
-/**
- * An HTTP proxy in front of the real API server (with the admin's credentials) that rewrites
- * `metadata.continue` of list answers by `mode`. After `maxRewrites` it passes answers through
- * unchanged, so a client that would page for ever ends (with every page it fetched) instead
- * of hanging the test.
- */
-async function continueProxy(upstream: KubeConfig, maxRewrites = 40) {
-  const cluster = upstream.getCurrentCluster();
-  if (cluster === null) throw new Error('no current cluster');
-  const target = new URL(cluster.server);
-  const tls: RequestOptions = {};
-  await upstream.applyToHTTPSOptions(tls);
-  const state = { mode: 'none' as Rewrite, lists: 0, rewrites: 0, first: undefined as string | undefined };
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', target);
-    const headers: Record<string, string | string[] | undefined> = {
-      ...(tls.headers as Record<string, string> | undefined),
-      ...req.headers,
-      host: target.host,
-    };
-    delete headers['accept-encoding'];
-    const up = httpsRequest(
-      {
-        ...tls,
-        hostname: target.hostname,
-        port: target.port,
-        path: url.pathname + url.search,
-        method: req.method,
-        headers,
-      },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          let body = Buffer.concat(chunks);
-          if (req.method === 'GET' && url.searchParams.has('limit') && answer.statusCode === 200) {
-            state.lists++;
-            const list = JSON.parse(body.toString('utf8')) as { metadata?: { continue?: unknown } };
-            const token = list.metadata?.continue;
-            if (
-              typeof token === 'string' &&
-              token !== '' &&
-              state.mode !== 'none' &&
-              state.rewrites < maxRewrites
-            ) {
-              state.rewrites++;
-              state.first ??= token;
-              list.metadata = {
-                ...list.metadata,
-                continue: state.mode === 'first-token' ? state.first : 12345,
-              };
-              body = Buffer.from(JSON.stringify(list));
-            }
-          }
-          const out = { ...answer.headers };
-          delete out['content-length'];
-          delete out['transfer-encoding'];
-          res.writeHead(answer.statusCode ?? 502, { ...out, 'content-length': String(body.length) });
-          res.end(body);
-        });
-      },
-    );
-    up.on('error', (error) => {
-      res.writeHead(502);
-      res.end(String(error));
-    });
-    req.pipe(up);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    // (client-node sends plain HTTP only with skipTLSVerify: there is no TLS to verify)
-    clusters: [{ name: 'proxy', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
-    users: [{ name: 'proxy' }],
-    contexts: [{ name: 'proxy', cluster: 'proxy', user: 'proxy' }],
-    currentContext: 'proxy',
-  });
-  return {
-    kubeConfig,
-    state,
-    reset(mode: Rewrite) {
-      Object.assign(state, { mode, lists: 0, rewrites: 0, first: undefined });
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe.skipIf(noControlPlane())(
   'list follows metadata.continue, and refuses a token handed back again',
@@ -163,8 +70,70 @@ describe.skipIf(noControlPlane())(
       expect(E.isLeft(listed) && listed.left).toMatchObject({
         code: 'malformed-list',
         path: 'metadata.continue',
-        message: expect.stringContaining('metadata.continue of page 1 is (a number), not a string'),
+        message: expect.stringContaining('metadata.continue of page 1 is a number, not a string'),
       });
+    });
+  },
+);
+
+// describeCluster pages a workload cluster's Nodes itself: a cluster reached through a
+// Secret's kubeconfig, or a proxy in front of it, that hands the same token back on every
+// page (the last one's too) made it page for ever. A private control plane is the workload
+// cluster, with three Nodes; the token is a real one of its own, for the page after the first.
+describe.skipIf(noControlPlane('private-local'))(
+  'describeCluster refuses a workload Node list that hands a continue token back',
+  () => {
+    let workload: ControlPlane;
+    let proxy: Awaited<ReturnType<typeof continueProxy>>;
+    let client: CapiClient;
+    let token: string;
+
+    beforeAll(async () => {
+      workload = await startControlPlane({ log: () => {} });
+      for (const dir of capiCrdDirs) await cp.installCRDs(dir);
+      client = unwrap(await connect(cp.kubeConfig));
+      const clusters = unwrap(client.resource('cluster.x-k8s.io/v1alpha2', 'Cluster'));
+      unwrap(
+        await clusters.create({
+          apiVersion: 'cluster.x-k8s.io/v1alpha2',
+          kind: 'Cluster',
+          metadata: { name: 'paged', namespace: cp.namespace },
+          spec: {},
+        }),
+      );
+      const core = workload.kubeConfig.makeApiClient(CoreV1Api);
+      for (const name of ['n-0', 'n-1', 'n-2']) await core.createNode({ body: { metadata: { name } } });
+      token = (await core.listNode({ limit: 1 })).metadata?._continue ?? '';
+      expect(token).not.toBe('');
+      proxy = await continueProxy(workload.kubeConfig);
+    });
+    afterAll(async () => {
+      await proxy?.close();
+      await workload?.stop();
+    });
+
+    it('through the proxy, unchanged, the Nodes are known', async () => {
+      proxy.reset('none', /^\/api\/v1\/nodes$/);
+      const described = unwrap(
+        await describeCluster(client, 'paged', { namespace: cp.namespace, workload: proxy.kubeConfig }),
+      );
+      expect(described.nodesKnown).toBe(true);
+      expect([...described.nodesWithoutMachine].sort()).toEqual(['n-0', 'n-1', 'n-2']);
+    });
+
+    it('nodes unknown, naming metadata.continue, after two pages', async () => {
+      proxy.reset({ token }, /^\/api\/v1\/nodes$/);
+      const described = unwrap(
+        await describeCluster(client, 'paged', { namespace: cp.namespace, workload: proxy.kubeConfig }),
+      );
+      // (without the check the second page was fetched until the proxy gave up rewriting)
+      expect(proxy.state.lists).toBe(2);
+      expect(described.nodesKnown).toBe(false);
+      expect(described.problems.map((p) => p.message)).toContainEqual(
+        expect.stringContaining(
+          "the API server's list is malformed: metadata.continue of page 2 repeats a token already followed: the list would never end",
+        ),
+      );
     });
   },
 );
