@@ -80,6 +80,51 @@ describe('parseScalingBounds', () => {
     expect(isLeft(result) && result.left.path).toBe(`metadata.annotations[${JSON.stringify(key)}]`);
   });
 
+  // Adversarial values, each checked against upstream's minSize/maxSize/parseScalingBounds
+  // (strconv.Atoi on a 64-bit int): `[min, max]` or the code of the error.
+  const int64Max = '9223372036854775807';
+  const safe = Number.MAX_SAFE_INTEGER;
+  it.each<[string, Record<string, string>, readonly [number, number] | string]>([
+    ['leading zeros', { [min]: '007', [max]: '010' }, [7, 10]],
+    ['+0 and -00', { [min]: '+0', [max]: '-00' }, [0, 0]],
+    ['a plus sign', { [max]: '+5' }, [0, 5]],
+    ['-0 (zero, not a negative)', { [min]: '-0', [max]: '1' }, [0, 1]],
+    ['a leading space', { [max]: ' 5' }, 'invalid-max-annotation'],
+    ['a trailing newline', { [max]: '5\n' }, 'invalid-max-annotation'],
+    ['a leading tab', { [min]: '\t5' }, 'invalid-min-annotation'],
+    ['empty', { [min]: '' }, 'invalid-min-annotation'],
+    ['a sign alone', { [max]: '+' }, 'invalid-max-annotation'],
+    ['two signs', { [max]: '+-1' }, 'invalid-max-annotation'],
+    ['digit separators', { [max]: '1_000' }, 'invalid-max-annotation'],
+    ['a binary prefix', { [max]: '0b1' }, 'invalid-max-annotation'],
+    ['non-ASCII digits', { [max]: '\u0663' }, 'invalid-max-annotation'],
+    ['full-width digits', { [max]: '\uff11' }, 'invalid-max-annotation'],
+    ['a negative min', { [min]: '-1', [max]: '3' }, 'invalid-min-annotation'],
+    ['the smallest int64', { [min]: '-9223372036854775808' }, 'invalid-min-annotation'],
+    ['past int64', { [max]: '9223372036854775808' }, 'invalid-max-annotation'],
+    // Upstream takes any int64: a huge max is a group that never reaches it (it was refused,
+    // and the whole provider then listed no groups).
+    ['max past 2^53', { [max]: '9007199254740993' }, [0, safe]],
+    ['max at int64', { [min]: '1', [oldMax]: int64Max }, [1, safe]],
+    ['min past 2^53 with no max (max 0 is below it)', { [min]: int64Max }, 'invalid-max-annotation'],
+    ['huge min below huge max', { [min]: '9223372036854775806', [max]: int64Max }, [safe - 1, safe]],
+    ['huge min equal to huge max', { [min]: int64Max, [max]: int64Max }, [safe, safe]],
+    [
+      'huge max below huge min',
+      { [min]: '9007199254740993', [max]: '9007199254740992' },
+      'invalid-max-annotation',
+    ],
+  ])('reads %s as strconv.Atoi does', (_, annotations, expected) => {
+    const result = parseScalingBounds(annotations);
+    if (typeof expected === 'string') expect(isLeft(result) && result.left.code).toBe(expected);
+    else {
+      expect(result).toEqual({ _tag: 'Right', right: { min: expected[0], max: expected[1] } });
+      // (Number('-0') is -0, which no Go int is)
+      if (isRight(result))
+        expect([Object.is(result.right.min, -0), Object.is(result.right.max, -0)]).toEqual([false, false]);
+    }
+  });
+
   it('accepts a leading + as Atoi does, and no annotations at all', () => {
     expect(parseScalingBounds({ [max]: '+4' })).toEqual({ _tag: 'Right', right: { min: 0, max: 4 } });
     expect(parseScalingBounds(undefined)).toEqual({ _tag: 'Right', right: { min: 0, max: 0 } });
