@@ -160,20 +160,43 @@ export function describeRef(ref: ObjectRef): string {
   return `${ref.kind} ${where}${ref.name} (${ref.apiVersion})`;
 }
 
+/** The longest Status message kept whole; a Status `reason` is a word (`AlreadyExists`). */
+const MAX_STATUS_MESSAGE = 2000;
+const MAX_STATUS_REASON = 100;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is escaped
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * Text the API server (or whatever answered in its place) wrote, for a one-line message:
+ * control characters, line and paragraph separators and bidi overrides escaped (`\u001b`,
+ * `\n`), so a terminal shows it as written, and cut short past `max` characters (a Status
+ * message of a megabyte, from a webhook or a proxy, was kept whole).
+ */
+function serverText(text: string, max: number): string {
+  const shown = text.length > max ? text.slice(0, max) : text;
+  const escaped = shown.replace(
+    UNPRINTABLE,
+    (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return text.length > max ? `${escaped}… (${text.length} characters)` : escaped;
+}
+
 function statusBody(body: unknown): { message?: string; reason?: string } {
   let value: unknown = body;
   if (typeof body === 'string') {
     try {
       value = JSON.parse(body);
     } catch {
-      return body.trim() === '' ? {} : { message: body.trim().slice(0, 300) };
+      return body.trim() === '' ? {} : { message: serverText(body.trim(), 300) };
     }
   }
   if (typeof value !== 'object' || value === null) return {};
   const { message, reason } = value as { message?: unknown; reason?: unknown };
   return {
-    ...(typeof message === 'string' ? { message } : {}),
-    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(typeof message === 'string' ? { message: serverText(message, MAX_STATUS_MESSAGE) } : {}),
+    ...(typeof reason === 'string' ? { reason: serverText(reason, MAX_STATUS_REASON) } : {}),
   };
 }
 
