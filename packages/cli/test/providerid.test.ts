@@ -149,4 +149,10 @@ describe('capi-kit providerid clouds', () => {
     );
     expect((await run(['clouds', '--json'])).lines).toHaveLength(r.lines.length);
   });
+
+  it('--cloud is a usage error, not taken and ignored', async () => {
+    const r = await run(['clouds', '--json', '--cloud', 'aws']);
+    expect([r.code, r.stdout]).toEqual([ExitCode.usage, '']);
+    expect(r.stderr).toContain('--cloud goes with parse and match, not clouds');
+  });
 });

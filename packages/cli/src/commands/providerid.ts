@@ -167,6 +167,8 @@ export const providerIDCommand: CommandBody = {
         return runMatch(ids, options, json, io);
       case 'clouds':
         if (ids.length > 0) throw new UsageError('clouds takes no arguments');
+        // (it was taken and ignored: the list is every cloud's)
+        if (values.cloud !== undefined) throw new UsageError('--cloud goes with parse and match, not clouds');
         return runClouds(json, io);
       case undefined:
         throw new UsageError('missing subcommand: parse, match or clouds');
