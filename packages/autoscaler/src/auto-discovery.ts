@@ -1,7 +1,7 @@
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { clusterNameOf } from './cluster-name.js';
 import { NodeGroupError } from './errors.js';
-import { type KubeObject, labelsOf, namespaceOf } from './objects.js';
+import { field, goStringMap, type KubeObject, namespaceOf } from './objects.js';
 
 /**
  * One `--node-group-auto-discovery=clusterapi:…` spec: a MachineSet or MachineDeployment
@@ -115,7 +115,8 @@ export function allowedByAutoDiscoverySpec(resource: KubeObject, spec: AutoDisco
   if (spec.namespace !== '' && spec.namespace !== namespaceOf(resource)) return false;
   if (spec.clusterName !== '' && spec.clusterName !== clusterNameOf(resource)) return false;
   if ((spec.conflictingLabels?.length ?? 0) > 0) return false;
-  const labels = labelsOf(resource);
+  // (as upstream's GetLabels: labels with a value that is not a string are no labels)
+  const labels = goStringMap(field(resource, 'metadata', 'labels'));
   for (const [key, value] of Object.entries(spec.labelSelector ?? {}))
     if (!Object.hasOwn(labels, key) || labels[key] !== value) return false;
   return true;

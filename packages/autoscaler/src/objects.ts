@@ -61,6 +61,17 @@ function onlyStrings(value: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
+/**
+ * A string map as Go's unstructured.NestedStringMap reads it (what upstream's GetLabels
+ * does): a map with any value that is not a string is no map at all (`{}`), not one with
+ * that entry left out.
+ */
+export function goStringMap(value: unknown): Readonly<Record<string, string>> {
+  if (!isPlainObject(value)) return {};
+  for (const entry of Object.values(value)) if (typeof entry !== 'string') return {};
+  return value as Record<string, string>;
+}
+
 export const nameOf = (o: KubeObject): string => stringField(o, 'metadata', 'name') ?? '';
 export const namespaceOf = (o: KubeObject): string => stringField(o, 'metadata', 'namespace') ?? '';
 export const uidOf = (o: KubeObject): string => stringField(o, 'metadata', 'uid') ?? '';

@@ -166,6 +166,82 @@ describe('clusterNameOf', () => {
   });
 });
 
+// Objects a caller may hand in with mistyped fields (an API server stores none of them),
+// read as cluster-autoscaler 1.20's unstructured accessors read them: NestedString on
+// spec.clusterName fails on a spec that is no object (→ ''); NestedStringMap (GetLabels, the
+// template's labels) gives no map at all when one value is not a string.
+const mistyped = (o: Record<string, unknown>) => o as unknown as KubeObject;
+const clusterLabels = { 'cluster.x-k8s.io/cluster-name': 'c1' };
+const mistypedResources: [string, KubeObject, string, boolean][] = [
+  // [what, resource, clusterNameOf, allowed by clusterapi:clusterName=c1,env=a]
+  [
+    'a spec that is a string',
+    mistyped({ metadata: { labels: { ...clusterLabels, env: 'a' } }, spec: 's' }),
+    '',
+    false,
+  ],
+  [
+    'a spec that is a number',
+    mistyped({ metadata: { labels: { ...clusterLabels, env: 'a' } }, spec: 5 }),
+    '',
+    false,
+  ],
+  [
+    'a spec that is a list',
+    mistyped({ metadata: { labels: { ...clusterLabels, env: 'a' } }, spec: [] }),
+    '',
+    false,
+  ],
+  [
+    'a null spec (absent)',
+    mistyped({ metadata: { labels: { ...clusterLabels, env: 'a' } }, spec: null }),
+    'c1',
+    true,
+  ],
+  [
+    'a label that is a number',
+    mistyped({ metadata: { labels: { ...clusterLabels, env: 'a', n: 1 } } }),
+    '',
+    false,
+  ],
+  [
+    'a label that is null (CA 1.20 does not coerce it)',
+    mistyped({ metadata: { labels: { ...clusterLabels, env: 'a', n: null } } }),
+    '',
+    false,
+  ],
+  [
+    'a template label that is a number',
+    mistyped({
+      metadata: { labels: { env: 'a' } },
+      spec: { template: { metadata: { labels: { 'cluster.k8s.io/cluster-name': 'c1', n: 2 } } } },
+    }),
+    '',
+    false,
+  ],
+  [
+    'well-typed template labels',
+    mistyped({
+      metadata: { labels: { env: 'a' } },
+      spec: { template: { metadata: { labels: { 'cluster.k8s.io/cluster-name': 'c1' } } } },
+    }),
+    'c1',
+    true,
+  ],
+];
+
+describe('mistyped fields, as upstream reads them', () => {
+  it.each(mistypedResources)('clusterNameOf: %s', (_, resource, clusterName) => {
+    expect(clusterNameOf(resource)).toBe(clusterName);
+  });
+  it.each(mistypedResources)('allowedByAutoDiscovery: %s', (_, resource, __, allowed) => {
+    expect(allowedByAutoDiscovery(resource, 'clusterapi:clusterName=c1,env=a')).toBe(allowed);
+  });
+  it('a selector that requires no label admits labels of any type', () => {
+    expect(allowedByAutoDiscovery(mistyped({ metadata: { labels: { n: 1 } } }), 'clusterapi:')).toBe(true);
+  });
+});
+
 describe('auto-discovery', () => {
   it.each(group('parseAutoDiscoverySpec').map(named))('%s', (_, v) => {
     const result = parseAutoDiscoverySpec(v.input.spec);
