@@ -5,7 +5,7 @@ import { yamlTypeName } from '@capi-kit/core/objects';
 import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from './exit-codes.js';
-import type { CliIO } from './io.js';
+import { type CliIO, InputFileError, utf8Text } from './io.js';
 import { printable, shortened } from './text.js';
 
 /** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
@@ -363,6 +363,20 @@ function yamlDocument(text: string): { parsed: true; value: unknown } | { parsed
 }
 
 /**
+ * The kubeconfig file's text, refusing bytes that are not UTF-8 (with where) as kubectl
+ * does: they were read as U+FFFD, so a file of binary bytes was "a string, not a mapping",
+ * and a token or name with such a byte was silently another.
+ */
+function kubeconfigText(path: string): string {
+  try {
+    return utf8Text(readFileSync(path), path);
+  } catch (error) {
+    if (!(error instanceof InputFileError)) throw error;
+    throw new KubeconfigError('kubeconfig-invalid', `kubeconfig ${error.message}`);
+  }
+}
+
+/**
  * Loads the kubeconfig as kubectl would (or `file`, from `--kubeconfig`), with one clear
  * error for each way it can be unusable: missing, a directory, empty, not a kubeconfig,
  * without a current cluster, or with a current context naming a user that is not defined.
@@ -386,7 +400,7 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
         'kubeconfig-unreadable',
         `cannot read kubeconfig ${path}: not a readable file`,
       );
-    const text = readFileSync(path, 'utf8');
+    const text = kubeconfigText(path);
     if (text.trim() === '') throw new KubeconfigError('kubeconfig-empty', `kubeconfig ${path} is empty`);
     const document = yamlDocument(text);
     if (!document.parsed)

@@ -57,6 +57,31 @@ describe('KUBECONFIG with several files, merged as kubectl merges them', () => {
     expect(config.getCurrentCluster()?.server).toBe('https://127.0.0.1:1');
   });
 
+  it('bytes that are not UTF-8 are refused with where they are, not read as U+FFFD (exit 3)', async () => {
+    const good = kubeconfig({ cluster: 'c', user: 'u', context: 'x', server: 'https://127.0.0.1:1' });
+    const [before, after] = good.split('t-1') as [string, string];
+    const badToken = Buffer.concat([Buffer.from(`${before}t-`), Buffer.from([0xc3]), Buffer.from(after)]);
+    const line = before.split('\n').length;
+    for (const [name, bytes, where] of [
+      // (it was "kubeconfig … is a string, not a mapping of clusters, contexts and users")
+      ['binary', Buffer.from([0xff, 0xfe, 0x00, 0x01]), 'byte 0, line 1'],
+      // (the token was sent with U+FFFD in place of the byte)
+      ['bad-token', badToken, `byte ${Buffer.byteLength(before) + 2}, line ${line}`],
+    ] as const) {
+      const path = join(dir, `not-utf8-${name}`);
+      writeFileSync(path, bytes);
+      const c = captureIO('', { KUBECONFIG: path });
+      expect(await main(['get', 'clusters'], c.io), name).toBe(3);
+      expect(c.stderr(), name).toBe(`capi-kit get: kubeconfig ${path}: not valid UTF-8 (${where})\n`);
+      expect(c.stdout()).toBe('');
+    }
+    // (a BOM and CRLF line ends are read as kubectl reads them)
+    const bom = join(dir, 'bom-crlf');
+    writeFileSync(bom, `\ufeff${good.replaceAll('\n', '\r\n')}`);
+    const config = await loadKubeConfig(captureIO('', { KUBECONFIG: bom }).io);
+    expect(config.getCurrentUser()?.token).toBe('t-1');
+  });
+
   it('an entry that is a directory is an error, as in kubectl', async () => {
     const sub = join(dir, 'sub');
     mkdirSync(sub);
