@@ -6,7 +6,7 @@ import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from './exit-codes.js';
 import { type CliIO, InputFileError, utf8Text } from './io.js';
-import { printable, shortened } from './text.js';
+import { jsonText, printable, shortened } from './text.js';
 
 /** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
 export class KubeconfigError extends CliError<
@@ -172,20 +172,13 @@ function credentialProblem(config: KubeConfig, serverProblem: typeof serverUrlPr
   const user = config.getCurrentUser();
   const cluster = config.getCurrentCluster();
   const server =
-    cluster === null
-      ? undefined
-      : serverProblem(cluster.server, (text) => JSON.stringify(printable(shortened(text))));
-  if (server !== undefined)
-    return `kubeconfig cluster ${JSON.stringify(printable(cluster?.name ?? ''))}: ${server}`;
-  const who = `kubeconfig user ${JSON.stringify(printable(user?.name ?? ''))}`;
+    cluster === null ? undefined : serverProblem(cluster.server, (text) => jsonText(shortened(text)));
+  if (server !== undefined) return `kubeconfig cluster ${jsonText(cluster?.name ?? '')}: ${server}`;
+  const who = `kubeconfig user ${jsonText(user?.name ?? '')}`;
   if (typeof user?.token === 'string' && NOT_A_HEADER_VALUE.test(user.token))
     return `${who}: its token holds a control character, so it cannot be sent in an HTTP header`;
   const files: [string, string, unknown][] = [
-    [
-      `kubeconfig cluster ${JSON.stringify(printable(cluster?.name ?? ''))}`,
-      'certificate-authority',
-      cluster?.caFile,
-    ],
+    [`kubeconfig cluster ${jsonText(cluster?.name ?? '')}`, 'certificate-authority', cluster?.caFile],
     [who, 'client-certificate', user?.certFile],
     [who, 'client-key', user?.keyFile],
   ];
@@ -239,7 +232,7 @@ function tokenFilesOf(users: unknown, directory: string): Map<string, TokenFile>
     const path = resolve(directory, named);
     const problem = isFile(path)
       ? undefined
-      : `kubeconfig user ${JSON.stringify(printable(entry.name))}: tokenFile ${printable(named)} is not a readable regular file`;
+      : `kubeconfig user ${jsonText(entry.name)}: tokenFile ${printable(named)} is not a readable regular file`;
     if (!files.has(entry.name)) files.set(entry.name, problem === undefined ? { path } : { problem });
   }
   return files;
@@ -282,7 +275,7 @@ function addContextSources(
 
 /** Why a cluster's `insecure-skip-tls-verify` of `value` (neither true nor false) is refused. */
 function insecureProblem(cluster: string, value: unknown): string {
-  const quoted = (text: string) => JSON.stringify(printable(shortened(text)));
+  const quoted = (text: string) => jsonText(shortened(text));
   const what = typeof value === 'string' ? quoted(value) : yamlTypeName(value);
   return `kubeconfig cluster ${quoted(cluster)}: insecure-skip-tls-verify is ${what}, not true or false (YAML 1.1, which kubectl reads, took yes, no, on and off as booleans; YAML 1.2 does not: write true or false)`;
 }
@@ -315,7 +308,7 @@ function contextTypeProblem(contexts: unknown[], name: string): string | undefin
       typeof value === 'object'
         ? yamlTypeName(value)
         : `${printable(shortened(String(value)))} (${yamlTypeName(value)})`;
-    return `contexts[${i}].context.${field} of context ${JSON.stringify(printable(name))} is ${shown}, not ${expected}`;
+    return `contexts[${i}].context.${field} of context ${jsonText(name)} is ${shown}, not ${expected}`;
   }
   return undefined;
 }
@@ -328,7 +321,7 @@ function contextTypeProblem(contexts: unknown[], name: string): string | undefin
 function noClusterReason(config: KubeConfig): string {
   const current = config.getCurrentContext();
   if (!current) return 'set a current context with a cluster';
-  const quoted = (name: string) => JSON.stringify(printable(name));
+  const quoted = (name: string) => jsonText(name);
   const context = config.getContextObject(current);
   if (context === null) return `current-context ${quoted(current)} names no context`;
   return `context ${quoted(current)} names cluster ${quoted(context.cluster)}, which is not defined`;
@@ -467,13 +460,11 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
   const fieldProblem =
     source === undefined
       ? undefined
-      : contextFieldProblem(source.contexts, currentContext, (text) =>
-          JSON.stringify(printable(shortened(text))),
-        );
+      : contextFieldProblem(source.contexts, currentContext, (text) => jsonText(shortened(text)));
   if (source !== undefined && fieldProblem !== undefined)
     throw new KubeconfigError('kubeconfig-invalid', `kubeconfig ${source.path}: ${fieldProblem}`);
   // (client-node took a user the context names but users lacks as none: every request went anonymous)
-  const userProblem = currentUserProblem(kubeConfig, (text) => JSON.stringify(printable(shortened(text))));
+  const userProblem = currentUserProblem(kubeConfig, (text) => jsonText(shortened(text)));
   if (userProblem !== undefined)
     throw new KubeconfigError('kubeconfig-invalid', `kubeconfig ${files.join(', ')}: ${userProblem}`);
   const problem = credentialProblem(kubeConfig, serverUrlProblem);

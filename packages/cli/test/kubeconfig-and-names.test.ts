@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -80,6 +80,32 @@ describe('KUBECONFIG with several files, merged as kubectl merges them', () => {
     writeFileSync(bom, `\ufeff${good.replaceAll('\n', '\r\n')}`);
     const config = await loadKubeConfig(captureIO('', { KUBECONFIG: bom }).io);
     expect(config.getCurrentUser()?.token).toBe('t-1');
+  });
+
+  it('names from the kubeconfig are quoted as JSON literals of the names, not of their escaped text', async () => {
+    // (they were quoted after escaping: "c\\x1b[31m", which reads as a backslash in the name)
+    const path = join(dir, 'hostile-names');
+    writeFileSync(
+      path,
+      `apiVersion: v1
+kind: Config
+clusters: [{name: "c\\e[31m", cluster: {server: "ftp://x\\e[2J"}}, {name: ok, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: "u\\u202e", user: {token: "t\\e"}}]
+contexts: [{name: a, context: {cluster: "c\\e[31m", user: "u\\u202e"}}, {name: b, context: {cluster: ok, user: "u\\u202e"}}]
+current-context: a
+`,
+    );
+    const server = captureIO('', { KUBECONFIG: path });
+    expect(await main(['get', 'clusters'], server.io)).toBe(3);
+    expect(server.stderr()).toBe(
+      'capi-kit get: kubeconfig cluster "c\\u001b[31m": its server "ftp://x\\u001b[2J" is not an https:// (or http://) URL\n',
+    );
+    writeFileSync(path, readFileSync(path, 'utf8').replace('current-context: a', 'current-context: b'));
+    const token = captureIO('', { KUBECONFIG: path });
+    expect(await main(['get', 'clusters'], token.io)).toBe(3);
+    expect(token.stderr()).toBe(
+      'capi-kit get: kubeconfig user "u\\u202e": its token holds a control character, so it cannot be sent in an HTTP header\n',
+    );
   });
 
   it('an entry that is a directory is an error, as in kubectl', async () => {
