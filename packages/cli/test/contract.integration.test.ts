@@ -251,8 +251,8 @@ describe.skipIf(noControlPlane('private-local'))('contract: the cluster commands
     // Before apply, verify fails (exit 1) and prune --confirm, which runs verify first, refuses.
     expect(migrate('verify')).toMatchObject({ code: 1, stdout: '' });
     expect(migrate('prune', '--confirm')).toMatchObject({ code: 1, stdout: '' });
-    // Without --confirm prune refuses whatever the state (exit 2: the help calls it a usage error).
-    expect(migrate('prune')).toMatchObject({ code: 2, stdout: '' });
+    // Without --confirm prune refuses whatever the state (exit 1: a refusal).
+    expect(migrate('prune')).toMatchObject({ code: 1, stdout: '' });
     const applied = migrate('apply');
     expect(applied.code, applied.stderr).toBe(0);
     const verify = migrate('verify', '-o', 'json');

@@ -35,7 +35,6 @@ describe('capi-kit migrate: usage and kubeconfig errors come before any request'
   it.each([
     [[], 'missing action'],
     [['move'], "unknown action 'move'"],
-    [['prune'], 'prune --confirm'],
     [['plan', '-n', 'a', '-A'], '-n and -A exclude each other'],
     [['verify', '--dry-run'], '--dry-run goes with apply'],
     [['plan', '-o', 'xml'], '-o must be one of text, json, yaml'],
@@ -47,6 +46,14 @@ describe('capi-kit migrate: usage and kubeconfig errors come before any request'
     const result = runCli(['migrate', ...args], { env: { KUBECONFIG: join(scratch, 'missing') } });
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toContain(message);
+  });
+
+  it('migrate prune without --confirm is refused (exit 1) before the kubeconfig is read', () => {
+    // (the contract: prune refuses without --confirm; a refusal is exit 1, not a usage error)
+    const result = runCli(['migrate', 'prune'], { env: { KUBECONFIG: join(scratch, 'missing') } });
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toContain('run prune --confirm');
+    expect(result.stderr).not.toContain('--help');
   });
 
   it.each([

@@ -2,7 +2,7 @@ import type { MigrateError, MigrationOptions, MigrationPlan, Problem, Scope } fr
 import { oneOf, parseCommandLine } from '../args.js';
 import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
-import { ExitCode, UsageError } from '../exit-codes.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { checkNamespaceFlag, commandNamespace } from '../names.js';
 import { jsonText, printable } from '../text.js';
@@ -24,7 +24,8 @@ cluster.x-k8s.io/v1alpha2 (v0.2). The runbook is docs/migration.md.
            source, unless prune deleted it (exit 1 if not)
   prune    runs verify, then clears the finalizers of the v1alpha1 objects and deletes
            them, first recording their UIDs in the ConfigMap capi-kit-migrate-pruned of
-           their namespace (keep it: verify reads it). Needs --confirm. STOP THE v0.1
+           their namespace and annotating the objects apply made from them (keep both:
+           verify reads them together). Needs --confirm. STOP THE v0.1
            CONTROLLERS FIRST (scale their StatefulSets/Deployments to 0): prune warns
            when it finds one running.
 
@@ -36,7 +37,7 @@ Options:
   --kubeconfig FILE    the management cluster (default: KUBECONFIG, else ~/.kube/config)
   -o, --output FORMAT  text (default), json or yaml
 
-Exit codes: 0 done, 1 refused or verification failed, 2 usage (prune without --confirm),
+Exit codes: 0 done, 1 refused (prune without --confirm) or verification failed, 2 usage,
 3 API errors (RBAC 403 named with the verb and resource).
 `;
 
@@ -160,7 +161,9 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   if (values['dry-run'] && action !== 'apply') throw new UsageError('--dry-run goes with apply');
   if (values.confirm && action !== 'prune') throw new UsageError('--confirm goes with prune');
   if (action === 'prune' && !values.confirm) {
-    throw new UsageError(
+    // (a refusal, exit 1, as the CLI contract has it: the command line itself is well formed)
+    throw new CliError(
+      'refused',
       'prune deletes the v1alpha1 objects: stop the v0.1 controllers, run verify, then run prune --confirm',
     );
   }
