@@ -20,7 +20,7 @@ function help(commands: readonly (Command | CommandEntry)[]): string {
     '  -h, --help     show help (also: capi-kit <command> --help)',
     '  -V, --version  print the version',
     '',
-    'Exit codes: 0 success, 1 input or validation error, 2 usage error, 3 cluster/API error.',
+    'Exit codes: 0 success, 1 input or validation error or refusal, 2 usage error, 3 cluster/API error.',
     '',
   ].join('\n');
 }
@@ -32,9 +32,14 @@ export async function main(
   commands: readonly (Command | CommandEntry)[] = defaultCommands,
 ): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+  if (first === undefined) {
+    // (a usage error: the help goes to stderr, as nothing goes to stdout on a failure)
+    io.stderr(help(commands));
+    return ExitCode.usage;
+  }
+  if (first === '-h' || first === '--help' || first === 'help') {
     io.stdout(help(commands));
-    return first === undefined ? ExitCode.usage : ExitCode.ok;
+    return ExitCode.ok;
   }
   if (first === '-V' || first === '--version') {
     io.stdout(`${version}\n`);

@@ -23,10 +23,11 @@ describe('capi-kit main', () => {
     expect(c.stdout()).toContain('echo  prints its arguments');
   });
 
-  it('prints help and exits 2 with no command', async () => {
+  it('prints help on stderr and exits 2 with no command (nothing on stdout on a failure)', async () => {
     const c = captureIO();
     expect(await main([], c.io, [echo])).toBe(ExitCode.usage);
-    expect(c.stdout()).toContain('Usage: capi-kit <command>');
+    expect(c.stderr()).toContain('Usage: capi-kit <command>');
+    expect(c.stdout()).toBe('');
   });
 
   it('-h and --help after `--` are operands, not a request for help', async () => {
