@@ -45,7 +45,14 @@ export type LeaseApiErrorCode =
   /** No answer within the request timeout. */
   | 'timeout'
   /** Any other status (5xx, 429, ...). */
-  | 'server';
+  | 'server'
+  /**
+   * A successful answer (2xx) that is not the Lease asked for: not JSON (an HTML page), not an
+   * object, another kind, another name or namespace, no resourceVersion, a spec field of the
+   * wrong type, or, after a write, a holder other than the one written. `path` names the
+   * field (`''`: the whole answer). Nothing is acquired, renewed or released on such an answer.
+   */
+  | 'unreadable-lease';
 
 /** What the server said about a failed call, beyond the code. */
 export interface LeaseApiErrorDetails {

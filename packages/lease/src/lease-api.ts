@@ -11,6 +11,7 @@ import {
   type V1Node,
 } from '@kubernetes/client-node';
 import { LeaseApiError, type LeaseApiErrorCode } from './errors.js';
+import { type ExpectedLease, leaseAnswerProblem } from './lease-answer.js';
 import { withoutCredentials } from './redact.js';
 
 /**
@@ -33,21 +34,29 @@ export class LeaseApi {
 
   /** The lease, or undefined when it does not exist. */
   async read(namespace: string, name: string, signal?: AbortSignal): Promise<V1Lease | undefined> {
+    const operation = `read lease ${namespace}/${name}`;
     try {
-      return await this.#leases.readNamespacedLease({ name, namespace }, this.#options(signal));
+      return await this.#leases.readNamespacedLease(
+        { name, namespace },
+        this.#options(signal, { operation, lease: { namespace, name } }),
+      );
     } catch (error) {
       if (error instanceof ApiException && error.code === 404) return undefined;
-      throw toLeaseApiError(error, `read lease ${namespace}/${name}`);
+      throw toLeaseApiError(error, operation);
     }
   }
 
   /** Creates the lease; resolves to undefined when it already exists (409 AlreadyExists). */
   async create(namespace: string, body: V1Lease, signal?: AbortSignal): Promise<V1Lease | undefined> {
+    const operation = `create lease ${namespace}/${body.metadata?.name}`;
     try {
-      return await this.#leases.createNamespacedLease({ namespace, body }, this.#options(signal));
+      return await this.#leases.createNamespacedLease(
+        { namespace, body },
+        this.#options(signal, { operation, lease: written(namespace, body) }),
+      );
     } catch (error) {
       if (error instanceof ApiException && error.code === 409) return undefined;
-      throw toLeaseApiError(error, `create lease ${namespace}/${body.metadata?.name}`);
+      throw toLeaseApiError(error, operation);
     }
   }
 
@@ -58,11 +67,15 @@ export class LeaseApi {
    */
   async replace(namespace: string, body: V1Lease, signal?: AbortSignal): Promise<V1Lease | undefined> {
     const name = body.metadata?.name ?? '';
+    const operation = `update lease ${namespace}/${name}`;
     try {
-      return await this.#leases.replaceNamespacedLease({ name, namespace, body }, this.#options(signal));
+      return await this.#leases.replaceNamespacedLease(
+        { name, namespace, body },
+        this.#options(signal, { operation, lease: written(namespace, body) }),
+      );
     } catch (error) {
       if (error instanceof ApiException && error.code === 409) return undefined;
-      throw toLeaseApiError(error, `update lease ${namespace}/${name}`);
+      throw toLeaseApiError(error, operation);
     }
   }
 
@@ -125,7 +138,7 @@ export class LeaseApi {
    */
   #dispatcher: ReturnType<RequestContext['getDispatcher']>;
 
-  #options(signal: AbortSignal | undefined) {
+  #options(signal: AbortSignal | undefined, check?: { operation: string; lease: ExpectedLease }) {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
     const middleware: ObservableMiddleware = {
@@ -135,10 +148,45 @@ export class LeaseApi {
         else context.setDispatcher(this.#dispatcher);
         return new Observable(Promise.resolve(context));
       },
-      post: (context: ResponseContext) => new Observable(Promise.resolve(context)),
+      post: (context: ResponseContext) =>
+        new Observable(check === undefined ? Promise.resolve(context) : checkedAnswer(context, check)),
     };
     return { middleware: [middleware], middlewareMergeStrategy: 'append' as const };
   }
+}
+
+/** What a create or update must be answered with: the lease written, its holder included. */
+function written(namespace: string, body: V1Lease): ExpectedLease {
+  return { namespace, name: body.metadata?.name ?? '', holder: body.spec?.holderIdentity ?? '' };
+}
+
+/**
+ * A successful answer to a Lease call, checked (lease-answer.ts) before client-node reads it:
+ * an answer that is not the Lease expected rejects with `unreadable-lease`. The body is
+ * read here, so the context goes on with a body that hands the same text out again.
+ */
+async function checkedAnswer(
+  context: ResponseContext,
+  check: { operation: string; lease: ExpectedLease },
+): Promise<ResponseContext> {
+  const status = context.httpStatusCode;
+  if (status < 200 || status > 299) return context;
+  // (client-node's own fetch wrapper has no working binary(): text() is what its parser reads)
+  const text = await context.body.text();
+  const problem = leaseAnswerProblem(text, context.headers['content-type'], check.lease);
+  if (problem !== undefined) {
+    const where = problem.path === '' ? 'the answer' : problem.path;
+    throw new LeaseApiError(
+      `${check.operation}: the server's answer is not the Lease asked for: ${where}: expected ${problem.expected}, found ${problem.found} (HTTP ${status})`,
+      { code: 'unreadable-lease', status, path: problem.path },
+    );
+  }
+  context.body = {
+    text: () => Promise.resolve(text),
+    binary: () => Promise.resolve(Buffer.from(text, 'utf8')),
+    stream: () => null,
+  };
+  return context;
 }
 
 /** The parts of a Kubernetes Status this package reads. */
