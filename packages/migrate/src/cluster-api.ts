@@ -1,13 +1,14 @@
 import type { JsonObject } from '@capi-kit/conversion';
 import {
   ApiException,
-  ApisApi,
   AuthorizationV1Api,
   CustomObjectsApi,
+  HttpMethod,
   type KubeConfig,
   type KubernetesObject,
   KubernetesObjectApi,
   PatchStrategy,
+  type ResponseContext,
   setHeaderOptions,
   type V1APIResource,
 } from '@kubernetes/client-node';
@@ -53,11 +54,150 @@ async function withRetries<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Exposes client-node's discovery cache (one request per group version). */
+/** The type an answer is asked for as the server sent it (see ObjectApi.processResponse). */
+const AS_SENT = 'capi-kit:as-sent';
+
+/**
+ * client-node's generic object API, with discovery and reads of the server's answers as it
+ * sent them: client-node's typed decoding turns an answer of the wrong shape into objects
+ * with fields missing (an HTML page into an empty list) or throws a TypeError. Each answer
+ * is checked here and refused, naming what was expected and what was found.
+ */
 class ObjectApi extends KubernetesObjectApi {
+  readonly #resources = new Map<string, V1APIResource[]>();
+
+  /** A GET of `path`: the parsed JSON of a 2xx answer, the text of any other type; ApiException otherwise. */
+  getAnswer(path: string, query: Readonly<Record<string, string>> = {}): Promise<unknown> {
+    const context = this.configuration.baseServer.makeRequestContext(path, HttpMethod.GET);
+    context.setHeaderParam('Accept', 'application/json, */*;q=0.8');
+    for (const [name, value] of Object.entries(query)) context.setQueryParam(name, value);
+    return this.requestPromise(context, AS_SENT) as Promise<unknown>;
+  }
+
+  // An answer asked for AS_SENT is parsed, not decoded: client-node's decoding reads a List
+  // as an object (its metadata as an object's: `continue` dropped, a string made `{}`).
+  protected override async processResponse<T extends KubernetesObject>(
+    response: ResponseContext,
+    type?: string,
+  ): Promise<T> {
+    const ok = response.httpStatusCode >= 200 && response.httpStatusCode <= 299;
+    if (type !== AS_SENT || !ok) return super.processResponse<T>(response, type);
+    const text = await response.body.text();
+    const contentType = String(response.headers['content-type'] ?? '').toLowerCase();
+    // (`application/json`, `application/merge-patch+json`, …: JSON; anything else is text)
+    return (/^application\/([^;]*\+)?json\b/.test(contentType.trim()) ? JSON.parse(text) : text) as T;
+  }
+
+  /** client-node's discovery (also what read, create, patch and delete find their URL with), checked. */
+  protected override async resource(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
+    const cached = this.#resources.get(apiVersion)?.find((r) => r.kind === kind);
+    if (cached !== undefined) return cached;
+    const path = this.apiVersionPath(apiVersion);
+    const answer = await this.getAnswer(path);
+    const resources = checkedResources(answer, `get ${path}`);
+    this.#resources.set(apiVersion, resources);
+    return resources.find((r) => r.kind === kind);
+  }
+
   resourceOf(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
     return this.resource(apiVersion, kind);
   }
+
+  /** The path of a kind's collection, in a namespace or in all of them. */
+  collectionPath(apiVersion: string, plural: string, namespace: string | undefined): string {
+    const where = namespace === undefined ? '' : `/namespaces/${encodeURIComponent(namespace)}`;
+    return `${this.apiVersionPath(apiVersion)}${where}/${encodeURIComponent(plural)}`;
+  }
+}
+
+/** What a value of a server's answer is, for a message: `a string ("<html>…")`, `null`, `an array`. */
+function describeFound(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') {
+    const text = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+    return `a string (${JSON.stringify(text)})`;
+  }
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value === 'number' ? 'the number' : `the ${typeof value}`} ${String(value)}`;
+}
+
+/** A server's answer that is not the Kubernetes API answer asked for: an API error (exit 3 in the CLI). */
+function malformed(
+  request: string,
+  what: string,
+  path: string,
+  expected: string,
+  found: unknown,
+): MigrateFailure {
+  const [verb = request, ...rest] = request.split(' ');
+  const where = path === '' ? 'the answer' : path;
+  return new MigrateFailure({
+    code: 'api',
+    verb,
+    resource: rest.join(' '),
+    message: `${request}: the API server's answer is not ${what}: ${where} is ${describeFound(found)}, expected ${expected}`,
+  });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The resources of an APIResourceList (`/apis/<group>/<version>`), each with a string name and kind. */
+function checkedResources(answer: unknown, request: string): V1APIResource[] {
+  const what = 'an APIResourceList';
+  if (!isRecord(answer)) throw malformed(request, what, '', 'an object', answer);
+  const { resources } = answer;
+  if (!Array.isArray(resources)) throw malformed(request, what, 'resources', 'an array', resources);
+  for (const [i, resource] of resources.entries()) {
+    if (!isRecord(resource)) throw malformed(request, what, `resources[${i}]`, 'an object', resource);
+    for (const field of ['name', 'kind'] as const) {
+      if (typeof resource[field] !== 'string')
+        throw malformed(request, what, `resources[${i}].${field}`, 'a string', resource[field]);
+    }
+  }
+  return resources as V1APIResource[];
+}
+
+/** `group/version` of every version of an APIGroupList (`/apis`). */
+function checkedGroupVersions(answer: unknown, request: string): string[] {
+  const what = 'an APIGroupList';
+  if (!isRecord(answer)) throw malformed(request, what, '', 'an object', answer);
+  const { groups } = answer;
+  if (!Array.isArray(groups)) throw malformed(request, what, 'groups', 'an array', groups);
+  const out: string[] = [];
+  for (const [i, group] of groups.entries()) {
+    if (!isRecord(group)) throw malformed(request, what, `groups[${i}]`, 'an object', group);
+    const { versions } = group;
+    if (!Array.isArray(versions))
+      throw malformed(request, what, `groups[${i}].versions`, 'an array', versions);
+    for (const [j, version] of versions.entries()) {
+      const path = `groups[${i}].versions[${j}]`;
+      if (!isRecord(version)) throw malformed(request, what, path, 'an object', version);
+      if (typeof version.groupVersion !== 'string')
+        throw malformed(request, what, `${path}.groupVersion`, 'a string', version.groupVersion);
+      out.push(version.groupVersion);
+    }
+  }
+  return out;
+}
+
+/** One page of a List: its items (each an object) and its continue token (a string, '' or none at the end). */
+function checkedPage(answer: unknown, request: string): { items: JsonObject[]; next: string | undefined } {
+  const what = 'a Kubernetes List';
+  if (!isRecord(answer)) throw malformed(request, what, '', 'an object', answer);
+  const { items, metadata } = answer;
+  if (!Array.isArray(items)) throw malformed(request, what, 'items', 'an array', items);
+  for (const [i, item] of items.entries()) {
+    if (!isRecord(item)) throw malformed(request, what, `items[${i}]`, 'an object', item);
+  }
+  if (metadata !== undefined && !isRecord(metadata))
+    throw malformed(request, what, 'metadata', 'an object', metadata);
+  const token = metadata?.continue;
+  if (token !== undefined && typeof token !== 'string')
+    throw malformed(request, what, 'metadata.continue', 'a string', token);
+  return { items: items as JsonObject[], next: token === undefined || token === '' ? undefined : token };
 }
 
 function groupOf(apiVersion: string): string {
@@ -84,7 +224,6 @@ function serverMessage(error: ApiException<unknown>): string {
 export class ClusterApi {
   readonly #objects: ObjectApi;
   readonly #custom: CustomObjectsApi;
-  readonly #apis: ApisApi;
   readonly #authorization: AuthorizationV1Api;
   #writes = 0;
 
@@ -96,14 +235,13 @@ export class ClusterApi {
   ) {
     this.#objects = kubeConfig.makeApiClient(ObjectApi);
     this.#custom = kubeConfig.makeApiClient(CustomObjectsApi);
-    this.#apis = kubeConfig.makeApiClient(ApisApi);
     this.#authorization = kubeConfig.makeApiClient(AuthorizationV1Api);
   }
 
   /** `group/version` of every served API group version. */
   async servedGroupVersions(): Promise<Set<string>> {
-    const groups = await this.#call('list', 'apigroups', () => this.#apis.getAPIVersions());
-    return new Set(groups.groups.flatMap((g) => g.versions.map((v) => v.groupVersion)));
+    const answer = await this.#call('list', 'apigroups', () => this.#objects.getAnswer('/apis'));
+    return new Set(checkedGroupVersions(answer, 'list apigroups'));
   }
 
   /** The resource that serves `kind` in `apiVersion`, or undefined when none does. */
@@ -117,78 +255,47 @@ export class ClusterApi {
     }
   }
 
-  /** Every object of a kind (all pages), in one namespace or all of them. */
+  /**
+   * Every object of a kind (all pages), in one namespace or all of them, as the server sent
+   * them. (client-node's generic list reads a custom List's metadata as an object's, which
+   * drops `continue`: every list would stop at its first page.) A page that is not a List, or
+   * a continue token handed back again (a list that would never end), is refused.
+   */
   async list(apiVersion: string, kind: string, namespace?: string): Promise<JsonObject[]> {
     const resource = await this.#resourceName(apiVersion, kind);
-    const core = groupOf(apiVersion) === '';
+    const plural = (await this.resource(apiVersion, kind))?.name ?? `${kind.toLowerCase()}s`;
+    const path = this.#objects.collectionPath(apiVersion, plural, namespace);
+    const request = `list ${resource}`;
     const out: JsonObject[] = [];
+    const seen = new Set<string>();
     let token: string | undefined;
-    do {
-      const { items, next } = await this.#call('list', resource, () =>
-        core
-          ? this.#corePage(apiVersion, kind, namespace, token)
-          : this.#customPage(apiVersion, kind, namespace, token),
-      );
+    for (let page = 1; ; page++) {
+      const query: Record<string, string> = {
+        limit: String(this.pageSize),
+        ...(token === undefined ? {} : { continue: token }),
+      };
+      const answer = await this.#call('list', resource, () => this.#objects.getAnswer(path, query));
+      const { items, next } = checkedPage(answer, request);
       // Lists leave apiVersion and kind off their items.
       for (const item of items) out.push({ ...item, apiVersion, kind });
+      if (next === undefined) return out;
+      if (seen.has(next)) {
+        throw new MigrateFailure({
+          code: 'api',
+          verb: 'list',
+          resource,
+          message: `${request}: the API server's answer is not a Kubernetes List: metadata.continue of page ${page} is a token an earlier page gave (${JSON.stringify(next.length > 60 ? `${next.slice(0, 60)}…` : next)}), expected a new one: the list would never end`,
+        });
+      }
+      seen.add(next);
       token = next;
-    } while (token !== undefined);
-    return out;
-  }
-
-  // A page of a core kind (Secrets, workloads), through client-node's typed list.
-  async #corePage(
-    apiVersion: string,
-    kind: string,
-    namespace: string | undefined,
-    token: string | undefined,
-  ) {
-    const page = await this.#objects.list(
-      apiVersion,
-      kind,
-      namespace,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      this.pageSize,
-      token,
-    );
-    return { items: page.items.map(plain), next: page.metadata?._continue || undefined };
-  }
-
-  // A page of a custom resource, as the server sent it. (client-node's generic list reads a
-  // custom List's metadata as an object's, which drops `continue`: every list would stop at
-  // its first page, and a migration would silently leave the rest of the Machines behind.)
-  async #customPage(
-    apiVersion: string,
-    kind: string,
-    namespace: string | undefined,
-    token: string | undefined,
-  ) {
-    const [group = '', version = ''] = apiVersion.split('/');
-    const plural = (await this.resource(apiVersion, kind))?.name ?? `${kind.toLowerCase()}s`;
-    const request = {
-      group,
-      version,
-      plural,
-      limit: this.pageSize,
-      ...(token === undefined ? {} : { _continue: token }),
-    };
-    const raw: { items?: unknown[]; metadata?: { continue?: string } } =
-      namespace === undefined
-        ? await this.#custom.listCustomObjectForAllNamespaces({ ...request, resourcePlural: plural })
-        : await this.#custom.listNamespacedCustomObject({ ...request, namespace });
-    return {
-      items: (raw.items ?? []).filter(isJsonObject),
-      next: raw.metadata?.continue || undefined,
-    };
+    }
   }
 
   async get(key: ObjectKey): Promise<JsonObject | undefined> {
     try {
-      return plain(await withRetries(() => this.#objects.read(header(key))));
+      const read = await withRetries(() => this.#objects.read(header(key)));
+      return objectAnswer(read, `get ${await this.#resourceName(key.apiVersion, key.kind)} ${labelOf(key)}`);
     } catch (error) {
       if (error instanceof ApiException && error.code === 404) return undefined;
       throw this.#failure(error, 'get', await this.#resourceName(key.apiVersion, key.kind), key);
@@ -203,7 +310,10 @@ export class ClusterApi {
       key,
     );
     if (!dryRun) await this.#wrote('create', key);
-    return plain(created);
+    return objectAnswer(
+      created,
+      `create ${await this.#resourceName(key.apiVersion, key.kind)} ${labelOf(key)}`,
+    );
   }
 
   /** A JSON merge patch of the object (RFC 7386). */
@@ -223,7 +333,10 @@ export class ClusterApi {
       key,
     );
     if (!dryRun) await this.#wrote('patch', key);
-    return plain(patched);
+    return objectAnswer(
+      patched,
+      `patch ${await this.#resourceName(key.apiVersion, key.kind)} ${labelOf(key)}`,
+    );
   }
 
   /** A merge patch of the status subresource: what a create leaves out. */
@@ -300,7 +413,14 @@ export class ClusterApi {
         },
       }),
     );
-    return review.status?.allowed === true;
+    const answer: unknown = review;
+    const request = 'create selfsubjectaccessreviews.authorization.k8s.io';
+    const what = 'a SelfSubjectAccessReview';
+    if (!isRecord(answer)) throw malformed(request, what, '', 'an object', answer);
+    if (!isRecord(answer.status)) throw malformed(request, what, 'status', 'an object', answer.status);
+    const { allowed } = answer.status;
+    if (typeof allowed !== 'boolean') throw malformed(request, what, 'status.allowed', 'a boolean', allowed);
+    return allowed;
   }
 
   async #resourceName(apiVersion: string, kind: string): Promise<string> {
@@ -332,7 +452,13 @@ export class ClusterApi {
     }
     // fetch says only "fetch failed"; why (ECONNREFUSED, a timeout, a TLS error) is its cause.
     const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
-    const text = error instanceof Error ? error.message : String(error);
+    // (a 2xx answer client-node could not read: `application/json` that is not JSON)
+    const text =
+      error instanceof SyntaxError
+        ? `the API server's answer is not JSON: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     const why = cause instanceof Error && cause.message !== '' ? `${text}: ${cause.message}` : text;
     return new MigrateFailure({
       code: 'api',
@@ -371,11 +497,12 @@ function withHeader(key: ObjectKey, patch: JsonObject): KubernetesObject {
   return { ...patch, ...target, metadata: { ...metadata, ...target.metadata } } as KubernetesObject;
 }
 
-/** client-node returns class instances (with Date objects) for core kinds: back to JSON. */
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function plain(value: unknown): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
+/**
+ * An object the server answered with, as JSON (client-node returns class instances, with
+ * Date objects, for core kinds); anything else (a text page, `null`) is refused.
+ */
+function objectAnswer(value: unknown, request: string): JsonObject {
+  const json: unknown = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  if (!isRecord(json)) throw malformed(request, 'a Kubernetes object', '', 'an object', value);
+  return json as JsonObject;
 }

@@ -1,0 +1,202 @@
+import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { awsConversionPlugin } from '@capi-kit/providers-aws';
+import * as E from 'fp-ts/lib/Either.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyClusterMigration,
+  type MigrationOptions,
+  planClusterMigration,
+  pruneClusterMigration,
+  verifyClusterMigration,
+} from '../src/index.js';
+import { type Answer, type Rewrite, rewritingProxy } from './helpers/rewriting-proxy.js';
+import { crdDirs, seedSourceCluster } from './support/source-cluster.js';
+
+// A server that answers 200 with something that is not a Kubernetes API answer (an HTML
+// login page from a proxy, `{}`, a discovery document or a list with wrong types, a list
+// whose continue token comes back): every step returns an API error naming what was
+// expected and what was found, never throws a TypeError, and never pages for ever. The
+// answers come from a real API server, rewritten by a proxy in front of it.
+
+const env = useControlPlane();
+
+const APIS = /^\/apis$/;
+const V1ALPHA1_DISCOVERY = /^\/apis\/cluster\.k8s\.io\/v1alpha1$/;
+const MACHINES = /^\/apis\/cluster\.k8s\.io\/v1alpha1\/namespaces\/[^/]+\/machines$/;
+const SECRETS = /^\/api\/v1\/namespaces\/[^/]+\/secrets$/;
+const HTML: Answer = {
+  body: '<!doctype html><html><body>Please sign in</body></html>',
+  contentType: 'text/html; charset=utf-8',
+};
+const json = (value: unknown): Answer => ({ body: JSON.stringify(value) });
+type Served = Record<string, unknown> & {
+  groups: { versions: Record<string, unknown>[] }[];
+  items: unknown[];
+  metadata?: Record<string, unknown>;
+};
+/** Replaces every answer to the paths with `answer(served)`. */
+const always =
+  (path: RegExp, answer: (served: Served) => Answer): (() => Rewrite) =>
+  () => ({ path, answer: (served) => answer(served as Served) });
+
+/** Every page after the first hands back the first page's continue token. */
+const repeatedToken = (): Rewrite => {
+  let first: unknown;
+  return {
+    path: MACHINES,
+    answer: (served, count) => {
+      const list = served as Served;
+      if (count === 0) {
+        first = list.metadata?.continue;
+        return undefined;
+      }
+      return json({ ...list, metadata: { ...list.metadata, continue: first } });
+    },
+  };
+};
+
+const cases: [string, () => Rewrite, string][] = [
+  [
+    '/apis is an HTML page',
+    always(APIS, () => HTML),
+    `list apigroups: the API server's answer is not an APIGroupList: the answer is a string ("<!doctype html><html><body>Please sign in</body></html>"), expected an object`,
+  ],
+  [
+    '/apis is {}',
+    always(APIS, () => json({})),
+    `list apigroups: the API server's answer is not an APIGroupList: groups is missing, expected an array`,
+  ],
+  [
+    '/apis groups is a string',
+    always(APIS, () => json({ kind: 'APIGroupList', groups: 'cluster.k8s.io' })),
+    'groups is a string ("cluster.k8s.io"), expected an array',
+  ],
+  [
+    "/apis a group's versions is a string",
+    always(APIS, (served) => json({ ...served, groups: [{ name: 'apps', versions: 'v1' }] })),
+    'groups[0].versions is a string ("v1"), expected an array',
+  ],
+  [
+    "/apis a version's groupVersion is a number",
+    always(APIS, (served) =>
+      json({
+        ...served,
+        groups: served.groups.map((g) => ({
+          ...g,
+          versions: g.versions.map((v) => ({ ...v, groupVersion: 7 })),
+        })),
+      }),
+    ),
+    'groups[0].versions[0].groupVersion is the number 7, expected a string',
+  ],
+  [
+    '/apis is an HTML page labelled JSON',
+    always(APIS, () => ({ body: HTML.body })),
+    "list apigroups: the API server's answer is not JSON:",
+  ],
+  [
+    'the v1alpha1 discovery document has resources: 5',
+    always(V1ALPHA1_DISCOVERY, (served) => json({ ...served, resources: 5 })),
+    "get /apis/cluster.k8s.io/v1alpha1: the API server's answer is not an APIResourceList: resources is the number 5, expected an array",
+  ],
+  [
+    'a list of Machines is an HTML page',
+    always(MACHINES, () => HTML),
+    `list machines.cluster.k8s.io: the API server's answer is not a Kubernetes List: the answer is a string ("<!doctype html>`,
+  ],
+  [
+    'a list of Machines is {}',
+    always(MACHINES, () => json({})),
+    `list machines.cluster.k8s.io: the API server's answer is not a Kubernetes List: items is missing, expected an array`,
+  ],
+  [
+    'a list of Machines has items: "machines"',
+    always(MACHINES, (served) => json({ ...served, items: 'machines' })),
+    'items is a string ("machines"), expected an array',
+  ],
+  [
+    'a list of Machines has an item that is a number',
+    always(MACHINES, (served) => json({ ...served, items: [...served.items, 42] })),
+    'is the number 42, expected an object',
+  ],
+  [
+    'a list of Machines has metadata.continue: 12345',
+    always(MACHINES, (served) => json({ ...served, metadata: { continue: 12345 } })),
+    'metadata.continue is the number 12345, expected a string',
+  ],
+  [
+    'a list of Machines has metadata: "page"',
+    always(MACHINES, (served) => json({ ...served, metadata: 'page' })),
+    'metadata is a string ("page"), expected an object',
+  ],
+  [
+    "a list of Machines hands back the first page's continue token",
+    repeatedToken,
+    "list machines.cluster.k8s.io: the API server's answer is not a Kubernetes List: metadata.continue of page 2 is a token an earlier page gave",
+  ],
+  [
+    'a list of Secrets has an item that is null',
+    always(SECRETS, (served) => json({ ...served, items: [null] })),
+    "list secrets: the API server's answer is not a Kubernetes List: items[0] is null, expected an object",
+  ],
+];
+
+describe.skipIf(noControlPlane())('migrate against answers that are not Kubernetes API answers', () => {
+  let proxy: Awaited<ReturnType<typeof rewritingProxy>>;
+  let namespace: string;
+  const options = (): MigrationOptions => ({
+    kubeConfig: proxy.kubeConfig,
+    scope: { namespace },
+    plugins: [awsConversionPlugin],
+    // (one object a page: the Machines come in two pages, so a continue token is handed out)
+    pageSize: 1,
+  });
+
+  beforeAll(async () => {
+    for (const dir of crdDirs) await env.installCRDs(dir);
+    namespace = await env.createNamespace('migrate-malformed');
+    await seedSourceCluster(env.kubeConfig, namespace, { provider: 'aws', name: 'odd', workers: 1 });
+    proxy = await rewritingProxy(env.kubeConfig);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('through the proxy, unchanged answers plan as the server itself', async () => {
+    proxy.rewrite(undefined);
+    const result = await planClusterMigration(options());
+    if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+    expect(result.right.objects.map((o) => o.key.kind)).toEqual(
+      expect.arrayContaining(['Cluster', 'MachineDeployment', 'MachineSet', 'Machine']),
+    );
+  });
+
+  it.each(cases)('%s: plan returns an API error saying so', async (_name, rewrite, message) => {
+    proxy.rewrite(rewrite());
+    const result = await planClusterMigration(options());
+    expect(E.isLeft(result) && result.left).toMatchObject({
+      code: 'api',
+      message: expect.stringContaining(message),
+    });
+    expect(JSON.stringify(result)).not.toMatch(/TypeError|Cannot read|is not a function|is not iterable/);
+  });
+
+  it.each([
+    ['apply', () => applyClusterMigration(options())],
+    ['verify', () => verifyClusterMigration(options())],
+    ['prune', () => pruneClusterMigration(options())],
+  ])('%s returns the API error too, for discovery and for a list', async (_name, run) => {
+    proxy.rewrite(always(APIS, () => json({}))());
+    const discovered = await run();
+    expect(E.isLeft(discovered) && discovered.left).toMatchObject({
+      code: 'api',
+      message: expect.stringContaining('groups is missing, expected an array'),
+    });
+    proxy.rewrite(always(MACHINES, (served) => json({ ...served, items: 'machines' }))());
+    const listed = await run();
+    expect(E.isLeft(listed) && listed.left).toMatchObject({
+      code: 'api',
+      message: expect.stringContaining('items is a string ("machines"), expected an array'),
+    });
+  });
+});
