@@ -22,6 +22,8 @@ export const exitCodeOfError = {
   'input-unreadable': ExitCode.input,
   /** Input bytes that are not UTF-8 (`InputFileError`). */
   'input-not-utf8': ExitCode.input,
+  /** Input past the most the CLI reads: `MAX_INPUT_BYTES` read whole, a line past `MAX_LINE_BYTES` (`InputFileError`). */
+  'input-too-large': ExitCode.input,
   /** A command refuses what it was asked without the flag that says the caller means it (`prune` without `--confirm`). */
   refused: ExitCode.input,
   /** No kubeconfig file at all: KUBECONFIG names none that exists, no ~/.kube/config (`KubeconfigError`). */

@@ -1,5 +1,98 @@
-import { readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { CliError, UsageError } from './exit-codes.js';
+
+/**
+ * The most bytes the CLI reads of an input it reads whole (`-f FILE`, `-f -`, the stdin of
+ * `providerid parse`, a kubeconfig): 256 MiB. Far above any real manifest (the API server
+ * refuses an object over 1.5 MiB, etcd's default request limit, so even thousands of objects
+ * make a few MiB), and below what breaks Node: the input becomes one string, and V8 refuses a
+ * string past about 512 MiB with an error from deep inside. Without a limit `-f /dev/zero`,
+ * `yes | capi-kit validate -f -` or an endless FIFO were read until Node ran out of memory.
+ * Reading stops as soon as the limit is passed; nothing past it is buffered.
+ */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The most bytes of one line of a stream read a line at a time (`providerid match` on stdin):
+ * 4 MiB. A line holds two providerIDs, and a providerID is a field of a Node or Machine, whose
+ * whole object the API server keeps under 1.5 MiB; an endless line (`tr -d '\n' </dev/zero`)
+ * would otherwise grow memory until Node died.
+ */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+const MiB = 1024 * 1024;
+
+/** The error for an input past `limit` bytes: `NAME: more than 256 MiB; capi-kit reads WHAT whole`. */
+export function inputTooLarge(name: string, what: string, limit = MAX_INPUT_BYTES): InputFileError {
+  return new InputFileError(
+    'input-too-large',
+    `${name}: more than ${limit / MiB} MiB; capi-kit reads ${what} whole`,
+  );
+}
+
+/** Reads `stream` to its end, or throws `tooLarge()` once more than `limit` bytes have come (and stops reading it). */
+export async function readStreamBounded(
+  stream: AsyncIterable<Buffer>,
+  tooLarge: () => Error,
+  limit = MAX_INPUT_BYTES,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.length;
+    // (leaving the loop ends the iteration: a stream is destroyed, a file handle closed)
+    if (total > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+const CHUNK_BYTES = 1024 * 1024;
+
+/** `readStreamBounded` for an open file, a read at a time (none is left pending when it throws). */
+async function readHandleBounded(
+  handle: FileHandle,
+  tooLarge: () => Error,
+  limit = MAX_INPUT_BYTES,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > limit) throw tooLarge();
+    // (a copy: a pipe gives 64 KiB a read, and each chunk would keep the whole buffer)
+    chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+  }
+}
+
+/**
+ * Reads the file at `path` whole, synchronously (kubeconfig files and their token files),
+ * or throws `tooLarge()` once it has more than `limit` bytes: a regular file by its size,
+ * before reading, anything else once that much has been read. Errors of `open` and `read`
+ * are thrown as they are.
+ */
+export function readFileBoundedSync(path: string, tooLarge: () => Error, limit = MAX_INPUT_BYTES): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isFile() && stats.size > limit) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) {
+      total += n;
+      if (total > limit) throw tooLarge();
+      chunks.push(Buffer.from(buffer.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Where a command reads and writes. Real runs use the process; tests pass their own. */
 export interface CliIO {
@@ -20,19 +113,27 @@ export const processIO: CliIO = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   readStdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return utf8Text(Buffer.concat(chunks), '<stdin>');
+    const tooLarge = () => inputTooLarge('<stdin>', 'standard input');
+    return utf8Text(await readStreamBounded(process.stdin, tooLarge), '<stdin>');
   },
   readStdinLines: processStdinLines,
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
 };
 
-/** The lines of process.stdin as they arrive: split on '\n' bytes, each decoded as UTF-8. */
+/**
+ * The lines of process.stdin as they arrive: split on '\n' bytes, each decoded as UTF-8; a
+ * line longer than `MAX_LINE_BYTES` is an input error, thrown once that much of it has come.
+ */
 async function* processStdinLines(): AsyncGenerator<string> {
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
   const at = { byte: 0, line: 1 }; // where the pending line starts
+  const tooLong = () =>
+    new InputFileError(
+      'input-too-large',
+      `<stdin>: line ${at.line} is longer than ${MAX_LINE_BYTES / MiB} MiB; capi-kit reads standard input a line at a time`,
+    );
   const next = (bytes: Buffer): string => {
     const text = utf8Text(bytes, '<stdin>', at);
     at.byte += bytes.length + 1;
@@ -42,12 +143,18 @@ async function* processStdinLines(): AsyncGenerator<string> {
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
     let start = 0;
     for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+      if (pendingBytes + (nl - start) > MAX_LINE_BYTES) throw tooLong();
       const bytes = Buffer.concat([...pending, chunk.subarray(start, nl)]);
       pending = [];
+      pendingBytes = 0;
       start = nl + 1;
       yield next(bytes);
     }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
+    if (start < chunk.length) {
+      pendingBytes += chunk.length - start;
+      if (pendingBytes > MAX_LINE_BYTES) throw tooLong();
+      pending.push(chunk.subarray(start));
+    }
   }
   if (pending.length > 0) yield next(Buffer.concat(pending));
 }
@@ -80,8 +187,17 @@ export async function readInput(
   if (file === '-') return { name: '<stdin>', text: await io.readStdin() };
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    const handle = await open(file, 'r');
+    try {
+      const stats = await handle.stat();
+      if (stats.isFile() && stats.size > MAX_INPUT_BYTES) throw inputTooLarge(`-f ${file}`, 'a manifest');
+      // (a pipe or FIFO, `-f <(cmd)`, has no size: it is read up to the limit)
+      bytes = await readHandleBounded(handle, () => inputTooLarge(`-f ${file}`, 'a manifest'));
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (error instanceof InputFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputFileError(
       'input-unreadable',
@@ -116,6 +232,6 @@ export function utf8Text(bytes: Buffer, name: string, from = { byte: 0, line: 1 
 }
 
 /** A named input that cannot be read: an input error (exit 1), not a usage error. */
-export class InputFileError extends CliError<'input-unreadable' | 'input-not-utf8'> {
+export class InputFileError extends CliError<'input-unreadable' | 'input-not-utf8' | 'input-too-large'> {
   override readonly name = 'InputFileError';
 }

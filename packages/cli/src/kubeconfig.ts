@@ -5,7 +5,7 @@ import { yamlTypeName } from '@capi-kit/core/objects';
 import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from './exit-codes.js';
-import { type CliIO, InputFileError, utf8Text } from './io.js';
+import { type CliIO, InputFileError, MAX_INPUT_BYTES, readFileBoundedSync, utf8Text } from './io.js';
 import { jsonText, printable, shortened } from './text.js';
 
 /** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
@@ -230,9 +230,15 @@ function tokenFilesOf(users: unknown, directory: string): Map<string, TokenFile>
     const named = entry?.user?.tokenFile ?? entry?.user?.['token-file'];
     if (typeof named !== 'string' || named === '' || typeof entry.name !== 'string') continue;
     const path = resolve(directory, named);
-    const problem = isFile(path)
-      ? undefined
-      : `kubeconfig user ${jsonText(entry.name)}: tokenFile ${printable(named)} is not a readable regular file`;
+    // (a token file is read whole: one past MAX_INPUT_BYTES, a sparse file say, is refused by its size)
+    const problem = !isFile(path)
+      ? `kubeconfig user ${jsonText(entry.name)}: tokenFile ${printable(named)} is not a readable regular file`
+      : statSync(path).size > MAX_INPUT_BYTES
+        ? kubeconfigTooLarge(
+            `kubeconfig user ${jsonText(entry.name)}: tokenFile ${printable(named)}`,
+            'a token file',
+          ).message
+        : undefined;
     if (!files.has(entry.name)) files.set(entry.name, problem === undefined ? { path } : { problem });
   }
   return files;
@@ -355,14 +361,25 @@ function yamlDocument(text: string): { parsed: true; value: unknown } | { parsed
   }
 }
 
+function kubeconfigTooLarge(name: string, what = 'a kubeconfig'): KubeconfigError {
+  return new KubeconfigError(
+    'kubeconfig-invalid',
+    `${name}: more than ${MAX_INPUT_BYTES / (1024 * 1024)} MiB; capi-kit reads ${what} whole`,
+  );
+}
+
 /**
  * The kubeconfig file's text, refusing bytes that are not UTF-8 (with where) as kubectl
  * does: they were read as U+FFFD, so a file of binary bytes was "a string, not a mapping",
- * and a token or name with such a byte was silently another.
+ * and a token or name with such a byte was silently another. A file past `MAX_INPUT_BYTES`
+ * is refused before it is read (a kubeconfig is read whole).
  */
 function kubeconfigText(path: string): string {
   try {
-    return utf8Text(readFileSync(path), path);
+    return utf8Text(
+      readFileBoundedSync(path, () => kubeconfigTooLarge(`kubeconfig ${path}`)),
+      path,
+    );
   } catch (error) {
     if (!(error instanceof InputFileError)) throw error;
     throw new KubeconfigError('kubeconfig-invalid', `kubeconfig ${error.message}`);
