@@ -31,6 +31,22 @@ contexts:
 current-context: ${o.context}
 `;
 
+/**
+ * A TCP server on loopback that counts the connections made to it and hangs up on each:
+ * a kubeconfig pointing at it shows whether a command sent anything at all.
+ */
+async function hangingUpServer() {
+  const connections: number[] = [];
+  const server = createServer((socket) => {
+    connections.push(1);
+    socket.destroy();
+  });
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+  return { port, connections, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
 describe('KUBECONFIG with several files, merged as kubectl merges them', () => {
   const first = file(
     'a',
@@ -499,14 +515,7 @@ current-context: prod
     );
 
   it('every command that reads the cluster: exit 3, saying which context and user, and no request sent', async () => {
-    const connections: number[] = [];
-    const server = createServer((socket) => {
-      connections.push(1);
-      socket.destroy();
-    });
-    const port = await new Promise<number>((resolve) =>
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-    );
+    const { port, connections, close } = await hangingUpServer();
     try {
       const path = withContext('ghost-user', '{cluster: c, user: ghost}', undefined, port);
       for (const argv of [
@@ -524,19 +533,12 @@ current-context: prod
       }
       expect(connections).toEqual([]);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
   it('convert --context checks the context it is given, not only the current one (it was set after the checks)', async () => {
-    const connections: number[] = [];
-    const server = createServer((socket) => {
-      connections.push(1);
-      socket.destroy();
-    });
-    const port = await new Promise<number>((resolve) =>
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-    );
+    const { port, connections, close } = await hangingUpServer();
     const path = file(
       'context-flag',
       `apiVersion: v1
@@ -569,7 +571,7 @@ current-context: good
       expect((await convert('good')).stderr).toMatch(/^capi-kit convert: contract lookup: /);
       expect(connections.length).toBeGreaterThan(0);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
@@ -620,14 +622,7 @@ current-context: good
   });
 
   it('a namespace or cluster named with a number, a boolean or a list is refused as such, before any request (exit 3)', async () => {
-    const connections: number[] = [];
-    const server = createServer((socket) => {
-      connections.push(1);
-      socket.destroy();
-    });
-    const port = await new Promise<number>((resolve) =>
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-    );
+    const { port, connections, close } = await hangingUpServer();
     try {
       for (const [name, context, said] of [
         [
@@ -679,7 +674,7 @@ current-context: prod
       }
       expect(connections).toEqual([]);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
