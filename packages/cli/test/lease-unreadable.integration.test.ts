@@ -2,10 +2,15 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type AnswerProxy,
+  type ServedAnswer as LeaseAnswer,
+  type AnswerReplacement as Replacement,
+  startAnswerProxy,
+} from '@capi-kit/envtest/answer-proxy';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { CoordinationV1Api, V1MicroTime } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LeaseAnswer, leaseAnswerProxy, type Replacement } from './helpers/lease-answer-proxy.js';
 import { cliBin } from './helpers/run-cli.js';
 
 // `capi-kit lease` against a real API server behind a proxy that replaces its Lease answers
@@ -14,7 +19,7 @@ import { cliBin } from './helpers/run-cli.js';
 
 const env = useControlPlane();
 const scratch = mkdtempSync(join(tmpdir(), 'capi-kit-lease-unreadable-'));
-let proxy: Awaited<ReturnType<typeof leaseAnswerProxy>>;
+let proxy: AnswerProxy;
 let kubeconfig: string;
 let counter = 0;
 const node = (label: string) => `${label}-${++counter}-${Math.random().toString(36).slice(2, 7)}`;
@@ -123,7 +128,7 @@ describe.skipIf(noControlPlane())(
   { timeout: 600_000 },
   () => {
     beforeAll(async () => {
-      proxy = await leaseAnswerProxy(env.kubeConfig);
+      proxy = await startAnswerProxy(env.kubeConfig);
       kubeconfig = join(scratch, 'proxy.kubeconfig');
       writeFileSync(kubeconfig, proxy.kubeConfig.exportConfig());
     });
@@ -134,7 +139,12 @@ describe.skipIf(noControlPlane())(
       async (_, args, on, rewrite, existing, message) => {
         const n = node('cli');
         if (existing) await freeLease(n);
-        proxy.reset((answer) => (answer.method === on ? rewrite(answer) : undefined));
+        // (the answers to Lease calls, not watches)
+        proxy.rewrite({
+          path: /^\/apis\/coordination\.k8s\.io\/v1\/namespaces\/[^/]+\/leases(\/|$)/,
+          method: on,
+          answer: rewrite,
+        });
         const [action, ...rest] = args;
         const result = await lease([action!, n, '--holder', 'alice', ...rest]);
         expect(result).toMatchObject({

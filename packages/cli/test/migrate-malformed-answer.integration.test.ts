@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startAnswerProxy } from '@capi-kit/envtest/answer-proxy';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerProxy } from './helpers/migrate-answer-proxy.js';
 import { cliBin } from './helpers/run-cli.js';
 
 /**
@@ -35,9 +35,10 @@ describe.skipIf(noControlPlane())(
   'capi-kit migrate plan against an answer that is not a Kubernetes API answer',
   () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'capi-kit-migrate-malformed-')), 'kubeconfig');
-    let proxy: Awaited<ReturnType<typeof answerProxy>>;
+    let proxy: Awaited<ReturnType<typeof startAnswerProxy>>;
     beforeAll(async () => {
-      proxy = await answerProxy(env.kubeConfig, kubeconfig);
+      proxy = await startAnswerProxy(env.kubeConfig);
+      writeFileSync(kubeconfig, proxy.kubeConfig.exportConfig());
     });
     afterAll(async () => {
       await proxy?.close();
@@ -54,7 +55,11 @@ describe.skipIf(noControlPlane())(
     ])(
       '/apis answered with %s: exit 3, the reason on stderr, nothing on stdout',
       async (_name, body, contentType, found) => {
-        proxy.replace({ path: '/apis', body, contentType });
+        proxy.rewrite({
+          method: 'GET',
+          path: '/apis',
+          answer: () => ({ text: body, contentType }),
+        });
         const result = await runCliAsync(['migrate', 'plan', '-n', 'default'], { KUBECONFIG: kubeconfig });
         expect(result).toMatchObject({ code: 3, stdout: '' });
         expect(result.stderr).toContain(

@@ -1,10 +1,10 @@
 import { type ControlPlane, startControlPlane } from '@capi-kit/envtest';
+import { startAnswerProxy } from '@capi-kit/envtest/answer-proxy';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapiClient, connect, describeCluster } from '../src/index.js';
-import { continueProxy } from './helpers/continue-proxy.js';
 import { capiCrdDirs, unwrap, v1alpha2Machine } from './helpers/fixtures.js';
 
 // A list is followed page by page with `metadata.continue`. A real API server never hands a
@@ -12,6 +12,48 @@ import { capiCrdDirs, unwrap, v1alpha2Machine } from './helpers/fixtures.js';
 // for ever. The real server answers here, through a small proxy that rewrites one field of
 // its list answers: `metadata.continue`.
 const cp = useControlPlane();
+
+/** What the proxy puts in `metadata.continue` of each list page that has one. */
+type Rewrite = 'none' | 'first-token' | 'a-number' | { readonly token: string };
+
+/**
+ * The answer proxy, rewriting `metadata.continue` of list answers by `mode`. After `maxRewrites`
+ * it passes answers through unchanged, so a client that would page for ever ends (with every page
+ * it fetched) instead of hanging the test. `reset(mode, only)` rewrites only the lists whose path
+ * `only` matches; `state.lists` counts the lists answered since.
+ */
+async function continueProxy(upstream: KubeConfig, maxRewrites = 40) {
+  const proxy = await startAnswerProxy(upstream);
+  const state = { lists: 0, rewrites: 0 };
+  return {
+    kubeConfig: proxy.kubeConfig,
+    state,
+    reset(mode: Rewrite, only = /./) {
+      Object.assign(state, { lists: 0, rewrites: 0 });
+      let first: string | undefined;
+      proxy.rewrite({
+        method: 'GET',
+        path: only,
+        status: 200,
+        query: (query) => query.has('limit'),
+        answer: ({ json }) => {
+          state.lists++;
+          const list = json as { metadata?: { continue?: unknown } };
+          const token = list.metadata?.continue;
+          // (a fixed token goes on every page, the last one's too: a list that never ends)
+          const rewrite =
+            typeof mode === 'object' || (typeof token === 'string' && token !== '' && mode !== 'none');
+          if (!rewrite || state.rewrites >= maxRewrites) return undefined;
+          state.rewrites++;
+          if (typeof token === 'string') first ??= token;
+          const next = typeof mode === 'object' ? mode.token : mode === 'first-token' ? first : 12345;
+          return { json: { ...list, metadata: { ...list.metadata, continue: next } } };
+        },
+      });
+    },
+    close: proxy.close,
+  };
+}
 
 describe.skipIf(noControlPlane())(
   'list follows metadata.continue, and refuses a token handed back again',

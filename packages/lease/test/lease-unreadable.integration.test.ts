@@ -1,9 +1,15 @@
+import {
+  type AnswerProxy,
+  type AnswerRule,
+  type ServedAnswer as LeaseAnswer,
+  type AnswerReplacement as Replacement,
+  startAnswerProxy,
+} from '@capi-kit/envtest/answer-proxy';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatMicroTime, type NodeLeaseClient } from '../src/index.js';
 import { leaseClient, nodeName } from './helpers/clients.js';
-import { type LeaseAnswer, leaseAnswerProxy, type Replacement } from './helpers/lease-answer-proxy.js';
 
 /**
  * Answers a real API server never gives, from a proxy in front of the real one: each must be
@@ -11,7 +17,11 @@ import { type LeaseAnswer, leaseAnswerProxy, type Replacement } from './helpers/
  */
 const env = useControlPlane();
 const direct = () => env.kubeConfig.makeApiClient(CoordinationV1Api);
-let proxy: Awaited<ReturnType<typeof leaseAnswerProxy>>;
+const leasePath = /^\/apis\/coordination\.k8s\.io\/v1\/namespaces\/[^/]+\/leases(\/|$)/;
+let proxy: AnswerProxy;
+/** Replaces the answers to Lease calls (not watches) by `rewrite` from now on (none: passes them through). */
+const reset = (rewrite?: AnswerRule['answer']) =>
+  proxy.rewrite(rewrite && { path: leasePath, answer: rewrite });
 
 /** A free (released) lease on the real server, so that every read answers 200. */
 async function freeLease(node: string) {
@@ -121,11 +131,11 @@ const unreadable = (path: string) => ({
 describe.skipIf(noControlPlane())('answers that are not the Lease asked for', () => {
   let client: NodeLeaseClient;
   beforeAll(async () => {
-    proxy = await leaseAnswerProxy(env.kubeConfig);
+    proxy = await startAnswerProxy(env.kubeConfig);
   });
   afterAll(() => proxy.close());
   beforeEach(() => {
-    proxy.reset();
+    reset();
     client = leaseClient(proxy.kubeConfig, env.namespace, 'ts-agent');
   });
 
@@ -142,7 +152,7 @@ describe.skipIf(noControlPlane())('answers that are not the Lease asked for', ()
     async (_, rewrite, path) => {
       const node = nodeName('read');
       await freeLease(node);
-      proxy.reset((answer) => (answer.method === 'GET' ? rewrite(answer) : undefined));
+      reset((answer) => (answer.method === 'GET' ? rewrite(answer) : undefined));
       await expect(client.inspect(node)).rejects.toMatchObject(unreadable(path));
       await expect(client.tryAcquire(node)).rejects.toMatchObject(unreadable(path));
       await expect(client.renew(node)).rejects.toMatchObject(unreadable(path));
@@ -173,7 +183,7 @@ describe.skipIf(noControlPlane())('answers that are not the Lease asked for', ()
 
   it.each(writeCases)('the create (POST) is answered with %s: not acquired', async (_, rewrite, path) => {
     const node = nodeName('create');
-    proxy.reset((answer) => (answer.method === 'POST' ? rewrite(answer) : undefined));
+    reset((answer) => (answer.method === 'POST' ? rewrite(answer) : undefined));
     await expect(client.tryAcquire(node)).rejects.toMatchObject(unreadable(path));
     expect(proxy.state.rewrites).toBe(1);
   });
@@ -183,12 +193,12 @@ describe.skipIf(noControlPlane())('answers that are not the Lease asked for', ()
     async (_, rewrite, path) => {
       const node = nodeName('update');
       await freeLease(node);
-      proxy.reset((answer) => (answer.method === 'PUT' ? rewrite(answer) : undefined));
+      reset((answer) => (answer.method === 'PUT' ? rewrite(answer) : undefined));
       await expect(client.tryAcquire(node)).rejects.toMatchObject(unreadable(path));
       // (the write itself reached the real server: this client holds it there, and may renew)
-      proxy.reset();
+      reset();
       expect(await stored(node)).toBe('ts-agent');
-      proxy.reset((answer) => (answer.method === 'PUT' ? rewrite(answer) : undefined));
+      reset((answer) => (answer.method === 'PUT' ? rewrite(answer) : undefined));
       await expect(client.renew(node)).rejects.toMatchObject(unreadable(path));
     },
   );
@@ -196,7 +206,7 @@ describe.skipIf(noControlPlane())('answers that are not the Lease asked for', ()
   it('a release answered with a holder other than the empty one written is not released', async () => {
     const node = nodeName('release');
     expect(await client.tryAcquire(node)).toMatchObject({ acquired: true });
-    proxy.reset((answer) =>
+    reset((answer) =>
       answer.method === 'PUT'
         ? edit((l) => ({ ...l, spec: { ...l.spec, holderIdentity: 'ts-agent' } }))(answer)
         : undefined,

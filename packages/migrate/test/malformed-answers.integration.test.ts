@@ -1,5 +1,7 @@
+import { startAnswerProxy } from '@capi-kit/envtest/answer-proxy';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { awsConversionPlugin } from '@capi-kit/providers-aws';
+import type { KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,7 +11,6 @@ import {
   pruneClusterMigration,
   verifyClusterMigration,
 } from '../src/index.js';
-import { type Answer, type Rewrite, rewritingProxy } from './helpers/rewriting-proxy.js';
 import { crdDirs, seedSourceCluster } from './support/source-cluster.js';
 
 // A server that answers 200 with something that is not a Kubernetes API answer (an HTML
@@ -19,6 +20,40 @@ import { crdDirs, seedSourceCluster } from './support/source-cluster.js';
 // answers come from a real API server, rewritten by a proxy in front of it.
 
 const env = useControlPlane();
+
+/** A replacement answer: the body, sent as `contentType` (default JSON) with status 200. */
+interface Answer {
+  readonly body: string;
+  readonly contentType?: string;
+}
+
+/**
+ * What to replace: GET requests whose path matches `path`, answered 200 by the server. `answer`
+ * gets the server's body (parsed JSON, else the text) and how many such answers came before
+ * this one; it returns the replacement, or undefined to pass the server's answer through.
+ */
+interface Rewrite {
+  readonly path: RegExp;
+  readonly answer: (served: unknown, count: number) => Answer | undefined;
+}
+
+/** The answer proxy, replacing what `rewrite(…)` says from now on (undefined: nothing). */
+async function rewritingProxy(upstream: KubeConfig) {
+  const proxy = await startAnswerProxy(upstream);
+  const rewrite = (next: Rewrite | undefined) =>
+    proxy.rewrite(
+      next && {
+        method: 'GET',
+        status: 200,
+        path: next.path,
+        answer: ({ json, text, count }) => {
+          const replaced = next.answer(json !== undefined ? json : text, count);
+          return replaced && { text: replaced.body, contentType: replaced.contentType };
+        },
+      },
+    );
+  return { kubeConfig: proxy.kubeConfig, rewrite, close: proxy.close };
+}
 
 const APIS = /^\/apis$/;
 const V1ALPHA1_DISCOVERY = /^\/apis\/cluster\.k8s\.io\/v1alpha1$/;
