@@ -56,10 +56,20 @@ export function leaseAnswerProblem(
   contentType: string | undefined,
   expected: ExpectedLease,
 ): LeaseAnswerProblem | undefined {
+  return answerProblem(text, contentType, 'a JSON Lease', (answer) => leaseProblem(answer, expected));
+}
+
+/** The text as JSON (served as JSON), then `check`ed; `what` names the answer wanted. */
+export function answerProblem(
+  text: string,
+  contentType: string | undefined,
+  what: string,
+  check: (answer: unknown) => LeaseAnswerProblem | undefined,
+): LeaseAnswerProblem | undefined {
   if (!isJsonMediaType(contentType)) {
     return {
       path: '',
-      expected: 'a JSON Lease',
+      expected: what,
       found: `a ${contentType === undefined ? 'response without Content-Type' : `${JSON.stringify(contentType)} response`} ${describeFound(text.slice(0, 80))}`,
     };
   }
@@ -69,20 +79,29 @@ export function leaseAnswerProblem(
   } catch {
     return {
       path: '',
-      expected: 'a JSON Lease',
+      expected: what,
       found: `text that is not JSON ${describeFound(text.slice(0, 80))}`,
     };
   }
-  return leaseProblem(answer, expected);
+  return check(answer);
 }
+
+const problem = (path: string, want: string, value: unknown): LeaseAnswerProblem => ({
+  path,
+  expected: want,
+  found: describeFound(value),
+});
 
 /** The checks of `leaseAnswerProblem` on a parsed answer. */
 export function leaseProblem(answer: unknown, expected: ExpectedLease): LeaseAnswerProblem | undefined {
-  const problem = (path: string, want: string, value: unknown): LeaseAnswerProblem => ({
-    path,
-    expected: want,
-    found: describeFound(value),
-  });
+  return itemProblem(answer, expected);
+}
+
+/** `leaseProblem`, where a name of `undefined` stands for any non-empty name (a list item). */
+function itemProblem(
+  answer: unknown,
+  expected: Omit<ExpectedLease, 'name'> & { readonly name: string | undefined },
+): LeaseAnswerProblem | undefined {
   if (!isObject(answer)) return problem('', 'a Lease object', answer);
   if (answer.kind !== undefined && answer.kind !== 'Lease') return problem('kind', '"Lease"', answer.kind);
   if (answer.apiVersion !== undefined && answer.apiVersion !== 'coordination.k8s.io/v1') {
@@ -90,8 +109,16 @@ export function leaseProblem(answer: unknown, expected: ExpectedLease): LeaseAns
   }
   const metadata = answer.metadata;
   if (!isObject(metadata)) return problem('metadata', 'an object', metadata);
-  if (metadata.name !== expected.name) {
-    return problem('metadata.name', JSON.stringify(expected.name), metadata.name);
+  if (
+    expected.name === undefined
+      ? typeof metadata.name !== 'string' || metadata.name === ''
+      : metadata.name !== expected.name
+  ) {
+    return problem(
+      'metadata.name',
+      expected.name === undefined ? 'a non-empty string' : JSON.stringify(expected.name),
+      metadata.name,
+    );
   }
   if (metadata.namespace !== expected.namespace) {
     return problem('metadata.namespace', JSON.stringify(expected.namespace), metadata.namespace);
@@ -128,6 +155,58 @@ export function leaseProblem(answer: unknown, expected: ExpectedLease): LeaseAns
         holder,
       );
     }
+  }
+  return undefined;
+}
+
+/**
+ * The first way a parsed answer to a list of the leases in `namespace` fails to be a LeaseList:
+ * an object of kind LeaseList (when it says) with a resourceVersion to watch from, and
+ * `items` an array of leases in that namespace, each checked as `leaseProblem` checks one
+ * (any non-empty name). client-node reads `{}` or HTML as a list with no leases, which a
+ * watcher would report as every node free.
+ */
+export function leaseListProblem(answer: unknown, namespace: string): LeaseAnswerProblem | undefined {
+  if (!isObject(answer)) return problem('', 'a LeaseList object', answer);
+  if (answer.kind !== undefined && answer.kind !== 'LeaseList') {
+    return problem('kind', '"LeaseList"', answer.kind);
+  }
+  if (answer.apiVersion !== undefined && answer.apiVersion !== 'coordination.k8s.io/v1') {
+    return problem('apiVersion', '"coordination.k8s.io/v1"', answer.apiVersion);
+  }
+  const metadata = answer.metadata;
+  if (!isObject(metadata)) return problem('metadata', 'an object', metadata);
+  const version = metadata.resourceVersion;
+  if (typeof version !== 'string' || version === '') {
+    return problem('metadata.resourceVersion', 'a non-empty string', version);
+  }
+  const items = answer.items;
+  if (!Array.isArray(items)) return problem('items', 'an array', items);
+  for (const [index, item] of items.entries()) {
+    const found = itemProblem(item, { namespace, name: undefined });
+    if (found !== undefined) {
+      return { ...found, path: `items[${index}]${found.path === '' ? '' : `.${found.path}`}` };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first way a parsed answer to a read of the Node `name` fails to be it: an object of kind
+ * Node (when it says) in v1 (when it says), named `name`, with a non-empty uid (which an
+ * ownerReference carries).
+ */
+export function nodeProblem(answer: unknown, name: string): LeaseAnswerProblem | undefined {
+  if (!isObject(answer)) return problem('', 'a Node object', answer);
+  if (answer.kind !== undefined && answer.kind !== 'Node') return problem('kind', '"Node"', answer.kind);
+  if (answer.apiVersion !== undefined && answer.apiVersion !== 'v1') {
+    return problem('apiVersion', '"v1"', answer.apiVersion);
+  }
+  const metadata = answer.metadata;
+  if (!isObject(metadata)) return problem('metadata', 'an object', metadata);
+  if (metadata.name !== name) return problem('metadata.name', JSON.stringify(name), metadata.name);
+  if (typeof metadata.uid !== 'string' || metadata.uid === '') {
+    return problem('metadata.uid', 'a non-empty string', metadata.uid);
   }
   return undefined;
 }

@@ -11,7 +11,14 @@ import {
   type V1Node,
 } from '@kubernetes/client-node';
 import { LeaseApiError, type LeaseApiErrorCode } from './errors.js';
-import { type ExpectedLease, leaseAnswerProblem } from './lease-answer.js';
+import {
+  answerProblem,
+  type ExpectedLease,
+  type LeaseAnswerProblem,
+  leaseAnswerProblem,
+  leaseListProblem,
+  nodeProblem,
+} from './lease-answer.js';
 import { withoutCredentials } from './redact.js';
 
 /**
@@ -38,7 +45,7 @@ export class LeaseApi {
     try {
       return await this.#leases.readNamespacedLease(
         { name, namespace },
-        this.#options(signal, { operation, lease: { namespace, name } }),
+        this.#options(signal, leaseCheck(operation, { namespace, name })),
       );
     } catch (error) {
       if (error instanceof ApiException && error.code === 404) return undefined;
@@ -52,7 +59,7 @@ export class LeaseApi {
     try {
       return await this.#leases.createNamespacedLease(
         { namespace, body },
-        this.#options(signal, { operation, lease: written(namespace, body) }),
+        this.#options(signal, leaseCheck(operation, written(namespace, body))),
       );
     } catch (error) {
       if (error instanceof ApiException && error.code === 409) return undefined;
@@ -71,7 +78,7 @@ export class LeaseApi {
     try {
       return await this.#leases.replaceNamespacedLease(
         { name, namespace, body },
-        this.#options(signal, { operation, lease: written(namespace, body) }),
+        this.#options(signal, leaseCheck(operation, written(namespace, body))),
       );
     } catch (error) {
       if (error instanceof ApiException && error.code === 409) return undefined;
@@ -104,11 +111,21 @@ export class LeaseApi {
     }
   }
 
+  /** The leases in the namespace; an answer that is not a LeaseList of them is `unreadable-lease`. */
   async list(namespace: string, signal?: AbortSignal) {
+    const operation = `list leases in ${namespace}`;
     try {
-      return await this.#leases.listNamespacedLease({ namespace }, this.#options(signal));
+      return await this.#leases.listNamespacedLease(
+        { namespace },
+        this.#options(signal, {
+          operation,
+          what: 'the LeaseList asked for',
+          problem: (text, type) =>
+            answerProblem(text, type, 'a JSON LeaseList', (answer) => leaseListProblem(answer, namespace)),
+        }),
+      );
     } catch (error) {
-      throw toLeaseApiError(error, `list leases in ${namespace}`);
+      throw toLeaseApiError(error, operation);
     }
   }
 
@@ -122,11 +139,21 @@ export class LeaseApi {
     }
   }
 
+  /** The Node; an answer that is not it (another name, no uid) is `unreadable-lease`. */
   async readNode(name: string, signal?: AbortSignal): Promise<V1Node> {
+    const operation = `read node ${name}`;
     try {
-      return await this.#core.readNode({ name }, this.#options(signal));
+      return await this.#core.readNode(
+        { name },
+        this.#options(signal, {
+          operation,
+          what: 'the Node asked for',
+          problem: (text, type) =>
+            answerProblem(text, type, 'a JSON Node', (answer) => nodeProblem(answer, name)),
+        }),
+      );
     } catch (error) {
-      throw toLeaseApiError(error, `read node ${name}`);
+      throw toLeaseApiError(error, operation);
     }
   }
 
@@ -138,7 +165,7 @@ export class LeaseApi {
    */
   #dispatcher: ReturnType<RequestContext['getDispatcher']>;
 
-  #options(signal: AbortSignal | undefined, check?: { operation: string; lease: ExpectedLease }) {
+  #options(signal: AbortSignal | undefined, check?: AnswerCheck) {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
     const middleware: ObservableMiddleware = {
@@ -155,29 +182,42 @@ export class LeaseApi {
   }
 }
 
+/** How a successful answer is checked before client-node reads it. */
+interface AnswerCheck {
+  readonly operation: string;
+  /** What the answer must be, as the error says it (`the Lease asked for`). */
+  readonly what: string;
+  readonly problem: (text: string, contentType: string | undefined) => LeaseAnswerProblem | undefined;
+}
+
+function leaseCheck(operation: string, lease: ExpectedLease): AnswerCheck {
+  return {
+    operation,
+    what: 'the Lease asked for',
+    problem: (text, contentType) => leaseAnswerProblem(text, contentType, lease),
+  };
+}
+
 /** What a create or update must be answered with: the lease written, its holder included. */
 function written(namespace: string, body: V1Lease): ExpectedLease {
   return { namespace, name: body.metadata?.name ?? '', holder: body.spec?.holderIdentity ?? '' };
 }
 
 /**
- * A successful answer to a Lease call, checked (lease-answer.ts) before client-node reads it:
- * an answer that is not the Lease expected rejects with `unreadable-lease`. The body is
+ * A successful answer to a Lease, LeaseList or Node call, checked (lease-answer.ts) before
+ * client-node reads it: an answer that is not the one expected rejects with `unreadable-lease`. The body is
  * read here, so the context goes on with a body that hands the same text out again.
  */
-async function checkedAnswer(
-  context: ResponseContext,
-  check: { operation: string; lease: ExpectedLease },
-): Promise<ResponseContext> {
+async function checkedAnswer(context: ResponseContext, check: AnswerCheck): Promise<ResponseContext> {
   const status = context.httpStatusCode;
   if (status < 200 || status > 299) return context;
   // (client-node's own fetch wrapper has no working binary(): text() is what its parser reads)
   const text = await context.body.text();
-  const problem = leaseAnswerProblem(text, context.headers['content-type'], check.lease);
+  const problem = check.problem(text, context.headers['content-type']);
   if (problem !== undefined) {
     const where = problem.path === '' ? 'the answer' : problem.path;
     throw new LeaseApiError(
-      `${check.operation}: the server's answer is not the Lease asked for: ${where}: expected ${problem.expected}, found ${problem.found} (HTTP ${status})`,
+      `${check.operation}: the server's answer is not ${check.what}: ${where}: expected ${problem.expected}, found ${problem.found} (HTTP ${status})`,
       { code: 'unreadable-lease', status, path: problem.path },
     );
   }

@@ -6,7 +6,7 @@ import {
   startAnswerProxy,
 } from '@capi-kit/envtest/answer-proxy';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { CoordinationV1Api } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatMicroTime, type NodeLeaseClient } from '../src/index.js';
 import { leaseClient, nodeName } from './helpers/clients.js';
@@ -120,13 +120,82 @@ const readCases: ReadonlyArray<readonly [string, (answer: LeaseAnswer) => Replac
     ],
   ];
 
-const unreadable = (path: string) => ({
+const unreadable = (path: string, what = 'the Lease asked for') => ({
   name: 'LeaseApiError',
   code: 'unreadable-lease',
   status: 200,
   path,
-  message: expect.stringContaining("the server's answer is not the Lease asked for"),
+  message: expect.stringContaining(`the server's answer is not ${what}`),
 });
+
+type LeaseList = { metadata: Record<string, unknown>; items: unknown[] } & Record<string, unknown>;
+
+/** The real list answer, changed by `change`. */
+const editList =
+  (change: (list: LeaseList) => unknown) =>
+  (answer: LeaseAnswer): Replacement => ({ json: change(structuredClone(answer.json) as LeaseList) });
+/** The real list answer with every item changed by `change` (so that items[0] is a changed one). */
+const editItems = (change: (lease: Lease) => unknown) =>
+  editList((list) => ({ ...list, items: (list.items as Lease[]).map(change) }));
+
+/** Hostile answers to the list (GET .../leases) that watch() starts from: each, the path its error names. */
+const listCases: ReadonlyArray<readonly [string, (answer: LeaseAnswer) => Replacement, string]> = [
+  ['an HTML page', html, ''],
+  ['null', () => ({ json: null }), ''],
+  ['{}', () => ({ json: {} }), 'metadata'],
+  ['another kind', editList((l) => ({ ...l, kind: 'ConfigMapList' })), 'kind'],
+  [
+    'no resourceVersion',
+    editList((l) => ({ ...l, metadata: { ...l.metadata, resourceVersion: undefined } })),
+    'metadata.resourceVersion',
+  ],
+  ['no items', editList((l) => ({ ...l, items: undefined })), 'items'],
+  ['items that are an object', editList((l) => ({ ...l, items: { free: true } })), 'items'],
+  ['an item that is a string', editList((l) => ({ ...l, items: ['free', ...l.items] })), 'items[0]'],
+  ['an item that is null', editList((l) => ({ ...l, items: [null, ...l.items] })), 'items[0]'],
+  ['an item without metadata', editItems((l) => ({ ...l, metadata: undefined })), 'items[0].metadata'],
+  [
+    'an item with a numeric name',
+    editItems((l) => ({ ...l, metadata: { ...l.metadata, name: 7 } })),
+    'items[0].metadata.name',
+  ],
+  [
+    'an item in another namespace',
+    editItems((l) => ({ ...l, metadata: { ...l.metadata, namespace: 'default' } })),
+    'items[0].metadata.namespace',
+  ],
+  [
+    'an item with a numeric holder',
+    editItems((l) => ({ ...l, spec: { ...l.spec, holderIdentity: 7 } })),
+    'items[0].spec.holderIdentity',
+  ],
+  [
+    'an item with a duration as text',
+    editItems((l) => ({ ...l, spec: { ...l.spec, leaseDurationSeconds: '15' } })),
+    'items[0].spec.leaseDurationSeconds',
+  ],
+  [
+    'an item with a time that is not MicroTime',
+    editItems((l) => ({ ...l, spec: { ...l.spec, renewTime: 'now' } })),
+    'items[0].spec.renewTime',
+  ],
+];
+
+type Node = { metadata: Record<string, unknown> } & Record<string, unknown>;
+const editNode =
+  (change: (node: Node) => unknown) =>
+  (answer: LeaseAnswer): Replacement => ({ json: change(structuredClone(answer.json) as Node) });
+
+/** Hostile answers to the read of the Node an ownerReference names: each, the path its error names. */
+const nodeCases: ReadonlyArray<readonly [string, (answer: LeaseAnswer) => Replacement, string]> = [
+  ['an HTML page', html, ''],
+  ['an array', () => ({ json: [] }), ''],
+  ['{}', () => ({ json: {} }), 'metadata'],
+  ['another kind', editNode((n) => ({ ...n, kind: 'Namespace' })), 'kind'],
+  ['another name', editNode((n) => ({ ...n, metadata: { ...n.metadata, name: 'other' } })), 'metadata.name'],
+  ['no uid', editNode((n) => ({ ...n, metadata: { ...n.metadata, uid: undefined } })), 'metadata.uid'],
+  ['a numeric uid', editNode((n) => ({ ...n, metadata: { ...n.metadata, uid: 42 } })), 'metadata.uid'],
+];
 
 describe.skipIf(noControlPlane())('answers that are not the Lease asked for', () => {
   let client: NodeLeaseClient;
@@ -200,6 +269,57 @@ describe.skipIf(noControlPlane())('answers that are not the Lease asked for', ()
       expect(await stored(node)).toBe('ts-agent');
       reset((answer) => (answer.method === 'PUT' ? rewrite(answer) : undefined));
       await expect(client.renew(node)).rejects.toMatchObject(unreadable(path));
+    },
+  );
+
+  it.each(listCases)(
+    'the list (GET .../leases) is answered with %s: watch() fails naming the path, reports no lease as free',
+    async (_, rewrite, path) => {
+      await freeLease(nodeName('list'));
+      proxy.rewrite({ method: 'GET', path: /\/leases$/, answer: rewrite });
+      const changes = client.watch({ timeoutSeconds: 1 });
+      try {
+        await expect(changes.next()).rejects.toMatchObject(unreadable(path, 'the LeaseList asked for'));
+      } finally {
+        await changes.return?.();
+      }
+      expect(proxy.state.rewrites).toBeGreaterThan(0);
+    },
+  );
+
+  it('passes the Node read through unchanged: the ownerReference carries the real uid', async () => {
+    const node = nodeName('owner-through');
+    const core = env.kubeConfig.makeApiClient(CoreV1Api);
+    const created = await core.createNode({ body: { metadata: { name: node } } });
+    try {
+      const owned = leaseClient(proxy.kubeConfig, env.namespace, 'ts-agent', { ownerReference: true });
+      expect(await owned.tryAcquire(node)).toMatchObject({ acquired: true, how: 'created' });
+      const lease = await direct().readNamespacedLease({ name: node, namespace: env.namespace });
+      expect(lease.metadata?.ownerReferences).toEqual([
+        expect.objectContaining({ kind: 'Node', name: node, uid: created.metadata?.uid }),
+      ]);
+    } finally {
+      await core.deleteNode({ name: node });
+    }
+  });
+
+  it.each(nodeCases)(
+    'the Node read for an ownerReference is answered with %s: not acquired, no lease created',
+    async (_, rewrite, path) => {
+      const node = nodeName('owner');
+      const core = env.kubeConfig.makeApiClient(CoreV1Api);
+      await core.createNode({ body: { metadata: { name: node } } });
+      try {
+        proxy.rewrite({ method: 'GET', path: `/api/v1/nodes/${node}`, answer: rewrite });
+        const owned = leaseClient(proxy.kubeConfig, env.namespace, 'ts-agent', { ownerReference: true });
+        await expect(owned.tryAcquire(node)).rejects.toMatchObject(unreadable(path, 'the Node asked for'));
+        expect(proxy.state.rewrites).toBeGreaterThan(0);
+        await expect(
+          direct().readNamespacedLease({ name: node, namespace: env.namespace }),
+        ).rejects.toMatchObject({ code: 404 });
+      } finally {
+        await core.deleteNode({ name: node });
+      }
     },
   );
 
