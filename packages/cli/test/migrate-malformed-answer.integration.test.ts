@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAnswerProxy } from '@capi-kit/envtest/answer-proxy';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
+import { KubernetesObjectApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crdDirs, seedSourceCluster } from '../../migrate/test/support/source-cluster.js';
 import { cliBin } from './helpers/run-cli.js';
 
 /**
@@ -69,5 +71,50 @@ describe.skipIf(noControlPlane())(
         expect(result.stderr).not.toMatch(/TypeError|\n\s+at /);
       },
     );
+  },
+);
+
+// The same during apply's preflight: a dry-run create (or a SelfSubjectAccessReview) answered
+// with an HTML page is the cluster failing, not a refusal: exit 3, not 1, and nothing written.
+describe.skipIf(noControlPlane())(
+  "capi-kit migrate apply when preflight's dry run is answered with an HTML page",
+  () => {
+    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'capi-kit-migrate-malformed-')), 'kubeconfig');
+    let proxy: Awaited<ReturnType<typeof startAnswerProxy>>;
+    let namespace: string;
+    beforeAll(async () => {
+      for (const dir of crdDirs) await env.installCRDs(dir);
+      namespace = await env.createNamespace('cli-migrate-malformed');
+      await seedSourceCluster(env.kubeConfig, namespace, { provider: 'aws', name: 'odd', workers: 1 });
+      proxy = await startAnswerProxy(env.kubeConfig);
+      writeFileSync(kubeconfig, proxy.kubeConfig.exportConfig());
+    });
+    afterAll(async () => {
+      await proxy?.close();
+    });
+
+    it('exit 3, the reason on stderr, nothing on stdout, nothing written', async () => {
+      proxy.rewrite({
+        method: 'POST',
+        query: (query) => query.get('dryRun') === 'All',
+        answer: () => ({
+          text: '<!doctype html><html><body>Please sign in</body></html>',
+          contentType: 'text/html',
+        }),
+      });
+      const result = await runCliAsync(['migrate', 'apply', '-n', namespace], { KUBECONFIG: kubeconfig });
+      expect(proxy.state.rewrites).toBeGreaterThan(0);
+      expect(result).toMatchObject({ code: 3, stdout: '' });
+      expect(result.stderr).toContain('capi-kit migrate: create ');
+      expect(result.stderr).toContain("the API server's answer is not");
+      expect(result.stderr).not.toContain('preflight found');
+      expect(result.stderr).not.toMatch(/TypeError|\n\s+at /);
+      const written = await KubernetesObjectApi.makeApiClient(env.kubeConfig).list(
+        'cluster.x-k8s.io/v1alpha2',
+        'Cluster',
+        namespace,
+      );
+      expect(written.items).toEqual([]);
+    });
   },
 );

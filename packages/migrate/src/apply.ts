@@ -53,6 +53,22 @@ function problemOf(object: string, error: unknown): Problem {
   throw error;
 }
 
+/**
+ * A preflight check's refusal: the server's 4xx answer to a dry run or an access review
+ * (a validation error, RBAC). No answer, an answer that is not a Kubernetes API answer, or
+ * a 5xx is the cluster failing, not a refusal: thrown on as the API error it is.
+ */
+function refusalOf(object: string, error: unknown): Problem {
+  if (
+    error instanceof MigrateFailure &&
+    error.error.code === 'api' &&
+    error.error.status !== undefined &&
+    error.error.status < 500
+  )
+    return problemOf(object, error);
+  throw error;
+}
+
 /** The live objects of the plan's names, or the problem of reading them. */
 async function readTargets(api: ClusterApi, plan: MigrationPlan): Promise<Map<string, JsonObject> | Problem> {
   try {
@@ -207,7 +223,7 @@ export async function preflight(api: ClusterApi, plan: MigrationPlan): Promise<P
         true,
       );
     } catch (error) {
-      problems.push(problemOf(labelOf(planned.key), error));
+      problems.push(refusalOf(labelOf(planned.key), error));
     }
   });
   // A create does not prove the right to write status or to re-own Secrets: ask, once per question.
@@ -234,7 +250,7 @@ export async function preflight(api: ClusterApi, plan: MigrationPlan): Promise<P
         problems.push({ object: labelOf(q.key), message: `forbidden: cannot ${text}`, status: 403 });
       }
     } catch (error) {
-      problems.push(problemOf('SelfSubjectAccessReview', error));
+      problems.push(refusalOf('SelfSubjectAccessReview', error));
     }
   });
   return inPlanOrder(problems, plan);

@@ -1,7 +1,7 @@
-import { startAnswerProxy } from '@capi-kit/envtest/answer-proxy';
+import { type AnswerRule, startAnswerProxy } from '@capi-kit/envtest/answer-proxy';
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { awsConversionPlugin } from '@capi-kit/providers-aws';
-import type { KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -52,7 +52,9 @@ async function rewritingProxy(upstream: KubeConfig) {
         },
       },
     );
-  return { kubeConfig: proxy.kubeConfig, rewrite, close: proxy.close };
+  /** Replaces answers by an answer-proxy rule as it stands (any method, query). */
+  const rule = (next: AnswerRule | undefined) => proxy.rewrite(next);
+  return { kubeConfig: proxy.kubeConfig, rewrite, rule, state: () => proxy.state, close: proxy.close };
 }
 
 const APIS = /^\/apis$/;
@@ -176,6 +178,34 @@ const cases: [string, () => Rewrite, string][] = [
   ],
 ];
 
+/** Preflight's server-side dry-run creates: a POST with `dryRun=All`. */
+const dryRunCreate = (answer: Answer): AnswerRule => ({
+  method: 'POST',
+  query: (query) => query.get('dryRun') === 'All',
+  answer: () => ({ text: answer.body, contentType: answer.contentType }),
+});
+const SSAR = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+/** Preflight's SelfSubjectAccessReviews. */
+const accessReview = (answer: Answer): AnswerRule => ({
+  method: 'POST',
+  path: SSAR,
+  answer: () => ({ text: answer.body, contentType: answer.contentType }),
+});
+
+const preflightCases: [string, AnswerRule, string][] = [
+  ["the dry-run create's answer is an HTML page", dryRunCreate(HTML), "the API server's answer is not"],
+  [
+    "the SelfSubjectAccessReview's answer is {}",
+    accessReview(json({})),
+    "create selfsubjectaccessreviews.authorization.k8s.io: the API server's answer is not a SelfSubjectAccessReview: status is missing, expected an object",
+  ],
+  [
+    "the SelfSubjectAccessReview's answer is an HTML page",
+    accessReview(HTML),
+    "the API server's answer is not",
+  ],
+];
+
 describe.skipIf(noControlPlane())('migrate against answers that are not Kubernetes API answers', () => {
   let proxy: Awaited<ReturnType<typeof rewritingProxy>>;
   let namespace: string;
@@ -234,4 +264,26 @@ describe.skipIf(noControlPlane())('migrate against answers that are not Kubernet
       message: expect.stringContaining('items is a string ("machines"), expected an array'),
     });
   });
+
+  it.each(preflightCases)(
+    '%s: apply returns the API error (not a preflight refusal), and writes nothing',
+    async (_name, rule, message) => {
+      proxy.rule(rule);
+      const result = await applyClusterMigration(options());
+      expect(proxy.state().rewrites).toBeGreaterThan(0);
+      expect(E.isLeft(result) && result.left).toMatchObject({
+        code: 'api',
+        message: expect.stringContaining(message),
+      });
+      expect(JSON.stringify(result)).not.toMatch(/TypeError|Cannot read|is not a function|is not iterable/);
+      proxy.rewrite(undefined);
+      const written = await env.kubeConfig.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({
+        group: 'cluster.x-k8s.io',
+        version: 'v1alpha2',
+        namespace,
+        plural: 'clusters',
+      });
+      expect((written as { items: unknown[] }).items).toEqual([]);
+    },
+  );
 });
