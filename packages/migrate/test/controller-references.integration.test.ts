@@ -1,15 +1,15 @@
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import { type KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { applyClusterMigration, planClusterMigration, type Write } from '../src/index.js';
 import {
-  applyClusterMigration,
-  type MigrationOptions,
-  planClusterMigration,
-  type Write,
-} from '../src/index.js';
-import { crdDirs, listObjects, mergePatchAs, seedSourceCluster } from './support/source-cluster.js';
+  awsMigrationOptions,
+  crdDirs,
+  listObjects,
+  mergePatchAs,
+  seedSourceCluster,
+} from './support/source-cluster.js';
 
 // A controller ownerReference of a v1alpha1 object is data whoever may edit the object can
 // write. One that cannot be rebuilt onto a migrated owner, or that would give an object
@@ -24,14 +24,8 @@ const V1ALPHA2 = 'cluster.x-k8s.io/v1alpha2';
 type Reference = { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean };
 type Obj = KubernetesObject & { metadata: { name: string; uid: string; ownerReferences?: Reference[] } };
 
-function options(namespace: string, afterWrite?: (write: Write) => void): MigrationOptions {
-  return {
-    kubeConfig: env.kubeConfig,
-    scope: { namespace },
-    plugins: [awsConversionPlugin],
-    ...(afterWrite === undefined ? {} : { afterWrite }),
-  };
-}
+const options = (namespace: string, afterWrite?: (write: Write) => void) =>
+  awsMigrationOptions(env.kubeConfig, namespace, afterWrite);
 
 const client = () => KubernetesObjectApi.makeApiClient(env.kubeConfig);
 

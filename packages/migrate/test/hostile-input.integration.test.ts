@@ -1,5 +1,4 @@
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import {
   CustomObjectsApi,
   type KubernetesObject,
@@ -11,12 +10,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   applyClusterMigration,
-  type MigrationOptions,
   planClusterMigration,
   pruneClusterMigration,
   verifyClusterMigration,
 } from '../src/index.js';
 import {
+  awsMigrationOptions,
   crdDirs,
   listObjects,
   mergePatchAs,
@@ -34,9 +33,7 @@ const CONVERSION_DATA = 'conversion.capi-kit.dev/data';
 type Reference = { apiVersion: string; kind: string; name: string; uid: string };
 type Obj = KubernetesObject & { metadata: { name: string; uid: string; ownerReferences?: Reference[] } };
 
-function options(namespace: string): MigrationOptions {
-  return { kubeConfig: env.kubeConfig, scope: { namespace }, plugins: [awsConversionPlugin] };
-}
+const options = (namespace: string) => awsMigrationOptions(env.kubeConfig, namespace);
 
 const client = () => KubernetesObjectApi.makeApiClient(env.kubeConfig);
 

@@ -1,5 +1,4 @@
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import { type KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import {
   type MigrationOptions,
   planClusterMigration,
 } from '../src/index.js';
-import { crdDirs, seedSourceCluster } from './support/source-cluster.js';
+import { awsMigrationOptions, crdDirs, seedSourceCluster } from './support/source-cluster.js';
 
 // Objects read from a cluster are no manifest's documents: what plan and apply say about
 // them names each object, never a document number.
@@ -17,9 +16,7 @@ import { crdDirs, seedSourceCluster } from './support/source-cluster.js';
 const env = useControlPlane();
 const V1ALPHA1 = 'cluster.k8s.io/v1alpha1';
 
-function options(namespace: string): MigrationOptions {
-  return { kubeConfig: env.kubeConfig, scope: { namespace }, plugins: [awsConversionPlugin] };
-}
+const options = (namespace: string) => awsMigrationOptions(env.kubeConfig, namespace);
 
 function create(object: Record<string, unknown>): Promise<KubernetesObject> {
   return KubernetesObjectApi.makeApiClient(env.kubeConfig).create(object as KubernetesObject);

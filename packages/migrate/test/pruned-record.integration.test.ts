@@ -1,11 +1,9 @@
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
-import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import { CoreV1Api, type KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   applyClusterMigration,
-  type MigrationOptions,
   PRUNED_RECORD,
   pruneClusterMigration,
   SOURCE_PRUNED_ANNOTATION,
@@ -13,7 +11,13 @@ import {
   verifyClusterMigration,
   type Write,
 } from '../src/index.js';
-import { crdDirs, listObjects, mergePatchAs, seedSourceCluster } from './support/source-cluster.js';
+import {
+  awsMigrationOptions,
+  crdDirs,
+  listObjects,
+  mergePatchAs,
+  seedSourceCluster,
+} from './support/source-cluster.js';
 
 // Prune's record (the ConfigMap capi-kit-migrate-pruned) is trusted on its label alone, so
 // whoever may create ConfigMaps in a namespace can write one. What prune deletes never comes
@@ -54,14 +58,8 @@ async function created(namespace: string): Promise<{ label: string; annotations:
   return out.sort((a, b) => a.label.localeCompare(b.label));
 }
 
-function options(namespace: string, afterWrite?: (write: Write) => void): MigrationOptions {
-  return {
-    kubeConfig: env.kubeConfig,
-    scope: { namespace },
-    plugins: [awsConversionPlugin],
-    ...(afterWrite === undefined ? {} : { afterWrite }),
-  };
-}
+const options = (namespace: string, afterWrite?: (write: Write) => void) =>
+  awsMigrationOptions(env.kubeConfig, namespace, afterWrite);
 
 /** `Kind name uid` of every object of the kinds, in a namespace. */
 async function objects(apiVersion: string, kinds: readonly string[], namespace: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readManifest } from '@capi-kit/core/manifest';
+import { awsConversionPlugin } from '@capi-kit/providers-aws';
 import {
   CustomObjectsApi,
   type KubeConfig,
@@ -10,6 +11,7 @@ import {
   setHeaderOptions,
 } from '@kubernetes/client-node';
 import * as E from 'fp-ts/lib/Either.js';
+import type { MigrationOptions, Write } from '../../src/index.js';
 
 // A v0.1 management cluster as the v0.1 controllers leave it: a Cluster with status, a
 // MachineDeployment owning a MachineSet owning worker Machines (finalizers, providerIDs,
@@ -252,4 +254,18 @@ function providerID(provider: 'aws' | 'vsphere', index: number): string {
   return provider === 'aws'
     ? `aws:///eu-west-1a/i-0${String(index).padStart(16, '0')}`
     : `vsphere://4207${String(index).padStart(4, '0')}-0000-0000-0000-000000000000`;
+}
+
+/** The options the migration tests run with: one namespace, the AWS plug-in, and an optional write hook. */
+export function awsMigrationOptions(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  afterWrite?: (write: Write) => void,
+): MigrationOptions {
+  return {
+    kubeConfig,
+    scope: { namespace },
+    plugins: [awsConversionPlugin],
+    ...(afterWrite === undefined ? {} : { afterWrite }),
+  };
 }
