@@ -69,7 +69,11 @@ function refusalOf(object: string, error: unknown): Problem {
   throw error;
 }
 
-/** The live objects of the plan's names, or the problem of reading them. */
+/**
+ * The live objects of the plan's names, or the server's refusal to list them (a 4xx, such as
+ * RBAC). No answer, an answer that is not a Kubernetes List, or a 5xx is thrown on as the API
+ * error it is: a plan that cannot see what is there must not report that nothing is in the way.
+ */
 async function readTargets(api: ClusterApi, plan: MigrationPlan): Promise<Map<string, JsonObject> | Problem> {
   try {
     return await readLive(
@@ -77,7 +81,7 @@ async function readTargets(api: ClusterApi, plan: MigrationPlan): Promise<Map<st
       plan.objects.map((p) => p.key),
     );
   } catch (error) {
-    return problemOf('the v1alpha2 objects', error);
+    return refusalOf('the v1alpha2 objects', error);
   }
 }
 

@@ -61,6 +61,8 @@ const APIS = /^\/apis$/;
 const V1ALPHA1_DISCOVERY = /^\/apis\/cluster\.k8s\.io\/v1alpha1$/;
 const MACHINES = /^\/apis\/cluster\.k8s\.io\/v1alpha1\/namespaces\/[^/]+\/machines$/;
 const SECRETS = /^\/api\/v1\/namespaces\/[^/]+\/secrets$/;
+/** The targets: apply (and plan) list them to find what is already there. */
+const V1ALPHA2_MACHINES = /^\/apis\/cluster\.x-k8s\.io\/v1alpha2\/namespaces\/[^/]+\/machines$/;
 const HTML: Answer = {
   body: '<!doctype html><html><body>Please sign in</body></html>',
   contentType: 'text/html; charset=utf-8',
@@ -262,6 +264,48 @@ describe.skipIf(noControlPlane())('migrate against answers that are not Kubernet
     expect(E.isLeft(listed) && listed.left).toMatchObject({
       code: 'api',
       message: expect.stringContaining('items is a string ("machines"), expected an array'),
+    });
+  });
+
+  it.each([
+    ['plan', () => planClusterMigration(options())],
+    ['apply', () => applyClusterMigration(options())],
+  ])(
+    '%s: a list of the v1alpha2 targets that is an HTML page is the API error, not a line saying what is in the way',
+    async (_name, run) => {
+      proxy.rewrite(always(V1ALPHA2_MACHINES, () => HTML)());
+      const result = await run();
+      expect(proxy.state().rewrites).toBeGreaterThan(0);
+      expect(E.isLeft(result) && result.left).toMatchObject({
+        code: 'api',
+        message: expect.stringContaining(
+          "list machines.cluster.x-k8s.io: the API server's answer is not a Kubernetes List",
+        ),
+      });
+    },
+  );
+
+  it("a 403 to the list of v1alpha2 targets stays what it was: plan's warning, apply's preflight problem", async () => {
+    const forbidden = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'Forbidden',
+      code: 403,
+      message: 'machines.cluster.x-k8s.io is forbidden: User "migrator" cannot list resource "machines"',
+    };
+    proxy.rule({ method: 'GET', path: V1ALPHA2_MACHINES, answer: () => ({ json: forbidden, status: 403 }) });
+    const planned = await planClusterMigration(options());
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left));
+    expect(planned.right.warnings).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^the v1alpha2 objects: .*forbidden/)]),
+    );
+    const applied = await applyClusterMigration(options());
+    expect(E.isLeft(applied) && applied.left).toMatchObject({
+      code: 'preflight',
+      problems: [
+        { object: 'the v1alpha2 objects', status: 403, message: expect.stringContaining('forbidden') },
+      ],
     });
   });
 
