@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { CliError, UsageError } from './exit-codes.js';
 
@@ -70,28 +70,58 @@ async function readHandleBounded(
 }
 
 /**
- * Reads the file at `path` whole, synchronously (kubeconfig files and their token files),
- * or throws `tooLarge()` once it has more than `limit` bytes: a regular file by its size,
- * before reading, anything else once that much has been read. Errors of `open` and `read`
- * are thrown as they are.
+ * Reads the file at `path` whole, synchronously (kubeconfig files), or throws `tooLarge()`
+ * once it has more than `limit` bytes: a regular file by its size, before reading, anything
+ * else once that much has been read. Errors of `open` and `read` are thrown as they are.
  */
 export function readFileBoundedSync(path: string, tooLarge: () => Error, limit = MAX_INPUT_BYTES): Buffer {
   const fd = openSync(path, 'r');
   try {
     const stats = fstatSync(fd);
     if (stats.isFile() && stats.size > limit) throw tooLarge();
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) {
-      total += n;
-      if (total > limit) throw tooLarge();
-      chunks.push(Buffer.from(buffer.subarray(0, n)));
-    }
-    return Buffer.concat(chunks, total);
+    return readFdBoundedSync(fd, tooLarge, limit);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Reads the regular file at `path` whole, synchronously (the certificate, key, CA and token
+ * files a kubeconfig names), or throws `notRegular()` if what it names is no regular file (a
+ * directory, a FIFO, a device such as /dev/zero) and `tooLarge()` if it has more than `limit`
+ * bytes. It is opened without blocking (opening a FIFO waits for a writer) and checked on the
+ * open descriptor, so a file swapped after a check cannot slip past; its size is checked before
+ * reading, and the read stops once more than `limit` bytes have come (a file that grows while
+ * it is read). Errors of `open` and `read` are thrown as they are.
+ */
+export function readRegularFileBoundedSync(
+  path: string,
+  refusals: { readonly notRegular: () => Error; readonly tooLarge: () => Error },
+  limit: number,
+): Buffer {
+  // (O_NONBLOCK is undefined where there are no FIFOs to wait on: Windows)
+  const fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw refusals.notRegular();
+    if (stats.size > limit) throw refusals.tooLarge();
+    return readFdBoundedSync(fd, refusals.tooLarge, limit);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The rest of open file `fd`, or `tooLarge()` once more than `limit` bytes have been read. */
+function readFdBoundedSync(fd: number, tooLarge: () => Error, limit: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit + 1));
+  for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) {
+    total += n;
+    if (total > limit) throw tooLarge();
+    chunks.push(Buffer.from(buffer.subarray(0, n)));
+  }
+  return Buffer.concat(chunks, total);
 }
 
 /** Where a command reads and writes. Real runs use the process; tests pass their own. */

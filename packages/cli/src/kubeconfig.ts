@@ -1,11 +1,18 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { serverUrlProblem } from '@capi-kit/client';
 import { yamlTypeName } from '@capi-kit/core/objects';
 import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from './exit-codes.js';
-import { type CliIO, InputFileError, MAX_INPUT_BYTES, readFileBoundedSync, utf8Text } from './io.js';
+import {
+  type CliIO,
+  InputFileError,
+  MAX_INPUT_BYTES,
+  readFileBoundedSync,
+  readRegularFileBoundedSync,
+  utf8Text,
+} from './io.js';
 import { jsonText, printable, shortened } from './text.js';
 
 /** A kubeconfig that cannot be used: the CLI reports it as a cluster error (exit 3). */
@@ -162,29 +169,83 @@ async function credentialsWithin(
 const NOT_A_HEADER_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /**
+ * The most bytes of a file a kubeconfig names that capi-kit reads (`certificate-authority`,
+ * `client-certificate`, `client-key`, `tokenFile`/`token-file`): 1 MiB. Each is read whole,
+ * and a kubeconfig is untrusted input: one naming /dev/zero, a FIFO fed forever or a file of
+ * gigabytes was read until the process ran out of memory. Real ones are far smaller: a PEM
+ * certificate is 1-2 KiB, so a bundle of several hundred CAs stays well under 1 MiB, and a
+ * token is sent in a header, which the API server (Go's net/http) refuses past 1 MiB anyway.
+ */
+const MAX_CREDENTIAL_FILE_BYTES = 1024 * 1024;
+
+/**
+ * What the file at `path` that `field` of `owner` names (`kubeconfig user "u"`, `client-key`)
+ * holds, or why it cannot be used: it is missing or unreadable, no regular file (a directory, a
+ * FIFO, /dev/zero: they were read forever), or past `MAX_CREDENTIAL_FILE_BYTES` (`what` names
+ * such a file in that message: `a key file`). `shown` is the path as the message names it (as
+ * written in the kubeconfig).
+ */
+function credentialFile(
+  owner: string,
+  field: string,
+  what: string,
+  path: string,
+  shown = path,
+): { readonly bytes: Buffer } | { readonly problem: string } {
+  const named = `${owner}: ${field} ${printable(shown)}`;
+  const notReadable = () => new Error(`${named} is not a readable regular file`);
+  const refusals = {
+    notRegular: notReadable,
+    tooLarge: () => kubeconfigTooLarge(named, what, MAX_CREDENTIAL_FILE_BYTES),
+  };
+  try {
+    return { bytes: readRegularFileBoundedSync(path, refusals, MAX_CREDENTIAL_FILE_BYTES) };
+  } catch (error) {
+    if (error instanceof KubeconfigError) return { problem: error.message };
+    return { problem: notReadable().message };
+  }
+}
+
+/**
  * Why the current cluster's and user's credentials cannot be used (undefined: they can),
  * checked before any request: a server URL that holds a password or is no http(s) URL
- * (`serverUrlProblem`), a token that cannot be sent (never quoted), and certificate,
- * key or CA files that are not regular files, which client-node reads whole on every request
- * (`/dev/zero` or a FIFO held the command forever).
+ * (`serverUrlProblem`), a token that cannot be sent (never quoted), and certificate, key or
+ * CA files that cannot be read (`credentialFile`: not regular files, or past
+ * `MAX_CREDENTIAL_FILE_BYTES`). Those files are read here, once, bounded, and what they hold
+ * is put in the config as data (`caData`, `certData`, `keyData`) in their place: client-node
+ * read each file whole, unbounded, on every request, so a file that grew after a check was
+ * read without limit. (client-go too reads them once, when the client is made.)
  */
 function credentialProblem(config: KubeConfig, serverProblem: typeof serverUrlProblem): string | undefined {
-  const user = config.getCurrentUser();
-  const cluster = config.getCurrentCluster();
+  const user = config.getCurrentUser() as Record<string, unknown> | null;
+  const cluster = config.getCurrentCluster() as
+    | (Record<string, unknown> & { name: string; server: string })
+    | null;
   const server =
     cluster === null ? undefined : serverProblem(cluster.server, (text) => jsonText(shortened(text)));
   if (server !== undefined) return `kubeconfig cluster ${jsonText(cluster?.name ?? '')}: ${server}`;
-  const who = `kubeconfig user ${jsonText(user?.name ?? '')}`;
+  const who = `kubeconfig user ${jsonText(typeof user?.name === 'string' ? user.name : '')}`;
   if (typeof user?.token === 'string' && NOT_A_HEADER_VALUE.test(user.token))
     return `${who}: its token holds a control character, so it cannot be sent in an HTTP header`;
-  const files: [string, string, unknown][] = [
-    [`kubeconfig cluster ${jsonText(cluster?.name ?? '')}`, 'certificate-authority', cluster?.caFile],
-    [who, 'client-certificate', user?.certFile],
-    [who, 'client-key', user?.keyFile],
-  ];
-  for (const [owner, field, path] of files) {
-    if (typeof path !== 'string' || path === '') continue;
-    if (!isFile(path)) return `${owner}: ${field} ${printable(path)} is not a readable regular file`;
+  // [whose, its name, field, what the file is, the file's key, the data's key]
+  const clusterName = `kubeconfig cluster ${jsonText(cluster?.name ?? '')}`;
+  const files = [
+    [cluster, clusterName, 'certificate-authority', 'a CA file', 'caFile', 'caData'],
+    [user, who, 'client-certificate', 'a certificate file', 'certFile', 'certData'],
+    [user, who, 'client-key', 'a key file', 'keyFile', 'keyData'],
+  ] as const;
+  const read: [Record<string, unknown>, string, string, Buffer][] = [];
+  for (const [entry, owner, field, what, fileKey, dataKey] of files) {
+    const path = entry?.[fileKey];
+    if (entry === null || typeof path !== 'string' || path === '') continue;
+    const file = credentialFile(owner, field, what, path);
+    if ('problem' in file) return file.problem;
+    read.push([entry, fileKey, dataKey, file.bytes]);
+  }
+  // (client-node prefers a file to data beside it: so does this)
+  for (const [entry, fileKey, dataKey, bytes] of read) {
+    entry[dataKey] = bytes.toString('base64');
+    entry[fileKey] = undefined;
   }
   return undefined;
 }
@@ -213,15 +274,16 @@ function shapeProblem(document: unknown, path: string): string | undefined {
   return undefined;
 }
 
-/** A user's token file: the path to read, or why it cannot be (said if the user is used). */
-type TokenFile = { readonly path: string } | { readonly problem: string };
+/** A user's token file: the token it holds, or why it cannot be read (said if the user is used). */
+type TokenFile = { readonly token: string } | { readonly problem: string };
 
 /**
  * The token file of each user that names one, as kubectl reads it: `tokenFile` (client-node
  * reads only `token-file`, so a kubectl kubeconfig's token went unsent and every request was
  * anonymous), else client-node's `token-file`, relative to the kubeconfig's directory. Each
- * must be a regular file. A bad one is an error only for the user the command runs as, as in
- * kubectl (client-node no longer sees `token-file`: see withoutTokenFileFields).
+ * must be a regular file of at most `MAX_CREDENTIAL_FILE_BYTES` (`credentialFile`). A bad one
+ * is an error only for the user the command runs as, as in kubectl (client-node no longer sees
+ * `token-file`: see withoutTokenFileFields).
  */
 function tokenFilesOf(users: unknown, directory: string): Map<string, TokenFile> {
   const files = new Map<string, TokenFile>();
@@ -229,17 +291,11 @@ function tokenFilesOf(users: unknown, directory: string): Map<string, TokenFile>
   for (const entry of users as { name?: unknown; user?: { tokenFile?: unknown; 'token-file'?: unknown } }[]) {
     const named = entry?.user?.tokenFile ?? entry?.user?.['token-file'];
     if (typeof named !== 'string' || named === '' || typeof entry.name !== 'string') continue;
-    const path = resolve(directory, named);
-    // (a token file is read whole: one past MAX_INPUT_BYTES, a sparse file say, is refused by its size)
-    const problem = !isFile(path)
-      ? `kubeconfig user ${jsonText(entry.name)}: tokenFile ${printable(named)} is not a readable regular file`
-      : statSync(path).size > MAX_INPUT_BYTES
-        ? kubeconfigTooLarge(
-            `kubeconfig user ${jsonText(entry.name)}: tokenFile ${printable(named)}`,
-            'a token file',
-          ).message
-        : undefined;
-    if (!files.has(entry.name)) files.set(entry.name, problem === undefined ? { path } : { problem });
+    if (files.has(entry.name)) continue;
+    const owner = `kubeconfig user ${jsonText(entry.name)}`;
+    const file = credentialFile(owner, 'tokenFile', 'a token file', resolve(directory, named), named);
+    // (client-go reads the file's token with its white space trimmed, and prefers it to `token`)
+    files.set(entry.name, 'problem' in file ? file : { token: file.bytes.toString('utf8').trim() });
   }
   return files;
 }
@@ -361,10 +417,10 @@ function yamlDocument(text: string): { parsed: true; value: unknown } | { parsed
   }
 }
 
-function kubeconfigTooLarge(name: string, what = 'a kubeconfig'): KubeconfigError {
+function kubeconfigTooLarge(name: string, what = 'a kubeconfig', limit = MAX_INPUT_BYTES): KubeconfigError {
   return new KubeconfigError(
     'kubeconfig-invalid',
-    `${name}: more than ${MAX_INPUT_BYTES / (1024 * 1024)} MiB; capi-kit reads ${what} whole`,
+    `${name}: more than ${limit / (1024 * 1024)} MiB; capi-kit reads ${what} whole`,
   );
 }
 
@@ -434,9 +490,7 @@ export async function loadKubeConfig(io: CliIO, file?: string, context?: string)
     }
     for (const user of one.getUsers()) {
       const file = tokenFiles.get(user.name);
-      // (client-go reads the file's token with its white space trimmed, and prefers it to `token`)
-      if (file !== undefined && 'path' in file)
-        (user as { token?: string }).token = readFileSync(file.path, 'utf8').trim();
+      if (file !== undefined && 'token' in file) (user as { token?: string }).token = file.token;
       else if (file !== undefined && !unreadableTokenFiles.has(user.name))
         unreadableTokenFiles.set(user.name, file.problem);
     }

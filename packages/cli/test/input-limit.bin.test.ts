@@ -122,6 +122,31 @@ describe('inputs read whole are refused past 256 MiB (built CLI)', () => {
   }, 90_000);
 });
 
+describe('files a kubeconfig names are refused past 1 MiB (built CLI)', () => {
+  it('a CA file of 2 GiB (a sparse file) is a kubeconfig error, exit 3, before any of it is read', async () => {
+    const ca = join(dir, 'huge-ca.pem');
+    writeFileSync(ca, '');
+    truncateSync(ca, 2 * 1024 * 1024 * 1024);
+    const kubeconfig = join(dir, 'kubeconfig-huge-ca');
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1', certificate-authority: ${ca}}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+    );
+    const r = await run(['get', 'clusters', '--kubeconfig', kubeconfig]);
+    expectRefused(
+      r,
+      `capi-kit get: kubeconfig cluster "c": certificate-authority ${ca}: more than 1 MiB; capi-kit reads a CA file whole\n`,
+      3,
+    );
+  }, 90_000);
+});
+
 describe('a line read a line at a time is refused past 4 MiB (built CLI)', () => {
   it('providerid match on one endless line ends with exit 1', async () => {
     const r = await run(['providerid', 'match'], generator('aws:///us-east-1a/i-0'));

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -280,6 +281,108 @@ current-context: x
     const key = withCredentials('key-dir', `{client-certificate: ${dir}, client-key: /dev/zero}`);
     expect((await run(['get', 'clusters'], key)).stderr).toContain(
       `kubeconfig user "u": client-certificate ${dir} is not a readable regular file`,
+    );
+  });
+
+  it('certificate, key, CA and token files past 1 MiB are refused before they are read (they were read whole, however large)', async () => {
+    // (sparse: 2 MiB long, nothing written)
+    const huge = file('huge.pem', '');
+    truncateSync(huge, 2 * 1024 * 1024);
+    const cases = [
+      [
+        'ca-huge',
+        '{token: t}',
+        `{server: 'https://127.0.0.1:1', certificate-authority: ${huge}}`,
+        `kubeconfig cluster "c": certificate-authority ${huge}: more than 1 MiB; capi-kit reads a CA file whole`,
+      ],
+      [
+        'cert-huge',
+        `{client-certificate: ${huge}, client-key-data: a2V5}`,
+        undefined,
+        `kubeconfig user "u": client-certificate ${huge}: more than 1 MiB; capi-kit reads a certificate file whole`,
+      ],
+      [
+        'key-huge',
+        `{client-certificate-data: Y2VydA==, client-key: ${huge}}`,
+        undefined,
+        `kubeconfig user "u": client-key ${huge}: more than 1 MiB; capi-kit reads a key file whole`,
+      ],
+      [
+        'token-huge',
+        '{tokenFile: huge.pem}',
+        undefined,
+        'kubeconfig user "u": tokenFile huge.pem: more than 1 MiB; capi-kit reads a token file whole',
+      ],
+    ] as const;
+    for (const [name, user, cluster, message] of cases) {
+      const path = withCredentials(name, user, cluster);
+      for (const argv of [
+        ['get', 'clusters'],
+        ['lease', 'status', 'n1'],
+      ]) {
+        const { code, stderr } = await run(argv, path);
+        expect({ code, stderr }, `${name}: ${argv.join(' ')}`).toEqual({
+          code: 3,
+          stderr: expect.stringContaining(message),
+        });
+      }
+    }
+    // (exactly 1 MiB is not past it)
+    const mib = file('mib.pem', '');
+    truncateSync(mib, 1024 * 1024);
+    const config = await loadKubeConfig(
+      captureIO('', {
+        KUBECONFIG: withCredentials(
+          'ca-mib',
+          '{token: t}',
+          `{server: 'https://127.0.0.1:1', certificate-authority: ${mib}}`,
+        ),
+      }).io,
+    );
+    expect(config.getCurrentCluster()?.caData).toHaveLength(Math.ceil((1024 * 1024) / 3) * 4);
+  });
+
+  it('certificate, key and CA files are read once, when the kubeconfig loads, not again on each request', async () => {
+    // client-node read them whole on every request: a file that grew after the check was read without bound
+    const ca = file('once-ca.pem', 'the CA');
+    const cert = file('once-cert.pem', 'the certificate');
+    const key = file('once-key.pem', 'the key');
+    const config = await loadKubeConfig(
+      captureIO('', {
+        KUBECONFIG: withCredentials(
+          'read-once',
+          `{client-certificate: once-cert.pem, client-key: ${key}}`,
+          "{server: 'https://127.0.0.1:1', certificate-authority: once-ca.pem}",
+        ),
+      }).io,
+    );
+    for (const path of [ca, cert, key]) truncateSync(path, 8 * 1024 * 1024);
+    const options: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
+    await config.applyToHTTPSOptions(options as never);
+    expect({
+      ca: options.ca?.toString(),
+      cert: options.cert?.toString(),
+      key: options.key?.toString(),
+    }).toEqual({ ca: 'the CA', cert: 'the certificate', key: 'the key' });
+  });
+
+  it('a FIFO named as a CA or key file is refused, not waited on', async () => {
+    const fifo = join(dir, 'fifo.pem');
+    execFileSync('mkfifo', [fifo]);
+    const ca = withCredentials(
+      'ca-fifo',
+      '{token: t}',
+      `{server: 'https://127.0.0.1:1', certificate-authority: ${fifo}}`,
+    );
+    expect(await run(['get', 'clusters'], ca)).toEqual({
+      code: 3,
+      stderr: expect.stringContaining(
+        `kubeconfig cluster "c": certificate-authority ${fifo} is not a readable regular file`,
+      ),
+    });
+    const key = withCredentials('key-fifo', `{client-certificate-data: Y2VydA==, client-key: ${fifo}}`);
+    expect((await run(['get', 'clusters'], key)).stderr).toContain(
+      `kubeconfig user "u": client-key ${fifo} is not a readable regular file`,
     );
   });
 
