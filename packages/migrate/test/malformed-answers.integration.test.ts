@@ -194,7 +194,36 @@ const accessReview = (answer: Answer): AnswerRule => ({
   answer: () => ({ text: answer.body, contentType: answer.contentType }),
 });
 
+/** What a failing API server answers: a 500 Status. */
+const internalError =
+  (message: string): AnswerRule['answer'] =>
+  () => ({
+    json: {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'InternalError',
+      code: 500,
+      message,
+    },
+    status: 500,
+  });
+
 const preflightCases: [string, AnswerRule, string][] = [
+  [
+    "the dry-run create's answer is a 500",
+    {
+      method: 'POST',
+      query: (query) => query.get('dryRun') === 'All',
+      answer: internalError('etcdserver: request timed out'),
+    },
+    'etcdserver: request timed out',
+  ],
+  [
+    "the SelfSubjectAccessReview's answer is a 500",
+    { method: 'POST', path: SSAR, answer: internalError('authorizer webhook unreachable') },
+    'authorizer webhook unreachable',
+  ],
   ["the dry-run create's answer is an HTML page", dryRunCreate(HTML), "the API server's answer is not"],
   [
     "the SelfSubjectAccessReview's answer is {}",
@@ -267,20 +296,36 @@ describe.skipIf(noControlPlane())('migrate against answers that are not Kubernet
     });
   });
 
-  it.each([
-    ['plan', () => planClusterMigration(options())],
-    ['apply', () => applyClusterMigration(options())],
-  ])(
-    '%s: a list of the v1alpha2 targets that is an HTML page is the API error, not a line saying what is in the way',
-    async (_name, run) => {
-      proxy.rewrite(always(V1ALPHA2_MACHINES, () => HTML)());
+  const targetReadFailures: [string, AnswerRule, string][] = [
+    [
+      'an HTML page',
+      {
+        method: 'GET',
+        path: V1ALPHA2_MACHINES,
+        answer: () => ({ text: HTML.body, contentType: HTML.contentType }),
+      },
+      "list machines.cluster.x-k8s.io: the API server's answer is not a Kubernetes List",
+    ],
+    [
+      'a 500',
+      { method: 'GET', path: V1ALPHA2_MACHINES, answer: internalError('etcdserver: leader changed') },
+      'etcdserver: leader changed',
+    ],
+  ];
+  it.each(
+    targetReadFailures.flatMap(([what, rule, message]) => [
+      ['plan', what, rule, message, () => planClusterMigration(options())] as const,
+      ['apply', what, rule, message, () => applyClusterMigration(options())] as const,
+    ]),
+  )(
+    '%s: a list of the v1alpha2 targets answered with %s is the API error, not a line saying what is in the way',
+    async (_step, _what, rule, message, run) => {
+      proxy.rule(rule);
       const result = await run();
       expect(proxy.state().rewrites).toBeGreaterThan(0);
       expect(E.isLeft(result) && result.left).toMatchObject({
         code: 'api',
-        message: expect.stringContaining(
-          "list machines.cluster.x-k8s.io: the API server's answer is not a Kubernetes List",
-        ),
+        message: expect.stringContaining(message),
       });
     },
   );
