@@ -82,44 +82,76 @@ export type ClientError =
       readonly message: string;
     }
   | {
-      /** The server's list is no list of objects: `items` is not an array, or an item is not an object. */
+      /**
+       * The server's list is no list of objects (`items` is not an array, or an item is not an
+       * object), its `metadata.resourceVersion` is no string, or its `metadata.continue` cannot
+       * be followed.
+       */
       readonly code: 'malformed-list';
       readonly target: ObjectRef;
-      /** Where in the list: `items[3]`, or `items`. */
+      /** Where in the list: `items[3]`, `items`, `metadata.resourceVersion`, `metadata.continue`. */
       readonly path: string;
       readonly message: string;
     };
 
+/** Where a list page `listPageProblem` refused is wrong: the path, what is there and what was expected. */
+export interface ListPageProblem {
+  /** `items[3]`, `items`, `metadata.resourceVersion`, or `''` (the answer itself). */
+  readonly path: string;
+  readonly found: string;
+  readonly expected: string;
+}
+
 /**
  * Why a page of a list cannot be read as one (undefined: it can): what each list's items are
  * read as is an object, and a page whose `items` is no array, or holds `null`, a number or an
- * array, made callers throw on it (`Cannot read properties of null`). The path and what is there.
+ * array, made callers throw on it (`Cannot read properties of null`). Its `metadata`, when
+ * there, is an object, and its `metadata.resourceVersion` a string (or absent, or null, as Go
+ * reads it): one of another type was passed on as the list's resourceVersion, and an informer
+ * started its watch from it (a number, `[object Object]`). The path and what is there.
  */
-export function listPageProblem(page: unknown): { path: string; found: string } | undefined {
-  if (typeof page !== 'object' || page === null || Array.isArray(page))
-    return { path: '', found: kindOfValue(page) };
+export function listPageProblem(page: unknown): ListPageProblem | undefined {
+  if (!isObject(page)) return { path: '', found: kindOfValue(page), expected: 'an object' };
   const items = (page as { items?: unknown }).items;
-  if (items === undefined) return undefined;
-  if (!Array.isArray(items)) return { path: 'items', found: kindOfValue(items) };
-  for (let i = 0; i < items.length; i++) {
-    const item: unknown = items[i];
-    if (typeof item !== 'object' || item === null || Array.isArray(item))
-      return { path: `items[${i}]`, found: kindOfValue(item) };
+  if (items !== undefined) {
+    if (!Array.isArray(items))
+      return { path: 'items', found: kindOfValue(items), expected: 'an object list' };
+    for (let i = 0; i < items.length; i++) {
+      const item: unknown = items[i];
+      if (!isObject(item)) return { path: `items[${i}]`, found: kindOfValue(item), expected: 'an object' };
+    }
   }
+  const metadata = (page as { metadata?: unknown }).metadata;
+  if (metadata === undefined || metadata === null) return undefined;
+  if (!isObject(metadata)) return { path: 'metadata', found: kindOfValue(metadata), expected: 'an object' };
+  const resourceVersion = (metadata as { resourceVersion?: unknown }).resourceVersion;
+  if (resourceVersion !== undefined && resourceVersion !== null && typeof resourceVersion !== 'string')
+    return { path: 'metadata.resourceVersion', found: kindOfValue(resourceVersion), expected: 'a string' };
   return undefined;
 }
 
+/** An object that is no array (a class instance too: client-node's deserialized lists). */
+const isObject = (value: unknown): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `null`, `an array`, `an object`, `a number`, … */
 const kindOfValue = (value: unknown) =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object' || typeof value === 'undefined'
+        ? `an ${typeof value}`
+        : `a ${typeof value}`;
 
 /** The ClientError for a list page `listPageProblem` refused. */
-export function malformedList(target: ObjectRef, problem: { path: string; found: string }): ClientError {
+export function malformedList(target: ObjectRef, problem: ListPageProblem): ClientError {
   const where = problem.path === '' ? 'the answer' : problem.path;
   return {
     code: 'malformed-list',
     target,
     path: problem.path,
-    message: `list ${describeRef(target)}: the API server's list is malformed: ${where} is ${problem.found}, not an object${problem.path === 'items' ? ' list' : ''}`,
+    message: `list ${describeRef(target)}: the API server's list is malformed: ${where} is ${problem.found}, not ${problem.expected}`,
   };
 }
 

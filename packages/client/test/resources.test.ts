@@ -116,19 +116,24 @@ describe('a list page that is no list of objects', () => {
   // informers threw on it ("Cannot read properties of null (reading 'metadata')", exit 70).
   const target = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', namespace: 'ns' };
   it.each([
-    [{ items: [{}, null] }, 'items[1]', 'null'],
-    [{ items: [{}, {}, 5] }, 'items[2]', 'a number'],
-    [{ items: [[]] }, 'items[0]', 'an array'],
-    [{ items: 'abc' }, 'items', 'a string'],
-    [null, '', 'null'],
-  ])('%j: %s is %s', (page, path, found) => {
-    expect(listPageProblem(page)).toEqual({ path, found });
+    [{ items: [{}, null] }, 'items[1]', 'null', 'an object'],
+    [{ items: [{}, {}, 5] }, 'items[2]', 'a number', 'an object'],
+    [{ items: [[]] }, 'items[0]', 'an array', 'an object'],
+    [{ items: 'abc' }, 'items', 'a string', 'an object list'],
+    [null, '', 'null', 'an object'],
+    [{ items: [], metadata: 5 }, 'metadata', 'a number', 'an object'],
+    [{ items: [], metadata: { resourceVersion: 12345 } }, 'metadata.resourceVersion', 'a number', 'a string'],
+    [{ items: [], metadata: { resourceVersion: {} } }, 'metadata.resourceVersion', 'an object', 'a string'],
+  ])('%j: %s is %s', (page, path, found, expected) => {
+    expect(listPageProblem(page)).toEqual({ path, found, expected });
   });
 
   it('is refused with the place and what is there', () => {
     expect(listPageProblem({ items: [{ kind: 'Machine' }] })).toBe(undefined);
     expect(listPageProblem({ metadata: {} })).toBe(undefined);
-    expect(malformedList(target, { path: 'items[1]', found: 'null' })).toEqual({
+    expect(listPageProblem({ metadata: { resourceVersion: '42' } })).toBe(undefined);
+    expect(listPageProblem({ metadata: { resourceVersion: null } })).toBe(undefined);
+    expect(malformedList(target, { path: 'items[1]', found: 'null', expected: 'an object' })).toEqual({
       code: 'malformed-list',
       target,
       path: 'items[1]',
