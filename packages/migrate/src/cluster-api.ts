@@ -295,7 +295,11 @@ export class ClusterApi {
   async get(key: ObjectKey): Promise<JsonObject | undefined> {
     try {
       const read = await withRetries(() => this.#objects.read(header(key)));
-      return objectAnswer(read, `get ${await this.#resourceName(key.apiVersion, key.kind)} ${labelOf(key)}`);
+      return objectAnswer(
+        read,
+        `get ${await this.#resourceName(key.apiVersion, key.kind)} ${labelOf(key)}`,
+        key,
+      );
     } catch (error) {
       if (error instanceof ApiException && error.code === 404) return undefined;
       throw this.#failure(error, 'get', await this.#resourceName(key.apiVersion, key.kind), key);
@@ -313,6 +317,7 @@ export class ClusterApi {
     return objectAnswer(
       created,
       `create ${await this.#resourceName(key.apiVersion, key.kind)} ${labelOf(key)}`,
+      key,
     );
   }
 
@@ -336,6 +341,7 @@ export class ClusterApi {
     return objectAnswer(
       patched,
       `patch ${await this.#resourceName(key.apiVersion, key.kind)} ${labelOf(key)}`,
+      key,
     );
   }
 
@@ -498,11 +504,30 @@ function withHeader(key: ObjectKey, patch: JsonObject): KubernetesObject {
 }
 
 /**
- * An object the server answered with, as JSON (client-node returns class instances, with
- * Date objects, for core kinds); anything else (a text page, `null`) is refused.
+ * The object the server answered with, as JSON (client-node returns class instances, with
+ * Date objects, for core kinds), when it is the object asked for: its apiVersion, kind, name
+ * and namespace, and a uid. Anything else (a text page, `null`, `{}`, another object) is
+ * refused. Apply makes the owner references of what it creates next from this answer's uid:
+ * taken unchecked, an answer without one gave them `uid: ""` (refused by the server half way
+ * through), and another object's answer made them name that object as their owner.
  */
-function objectAnswer(value: unknown, request: string): JsonObject {
+function objectAnswer(value: unknown, request: string, key: ObjectKey): JsonObject {
   const json: unknown = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-  if (!isRecord(json)) throw malformed(request, 'a Kubernetes object', '', 'an object', value);
+  const what = `the ${key.kind} asked for`;
+  if (!isRecord(json)) throw malformed(request, what, '', 'an object', value);
+  const metadata = json.metadata;
+  if (!isRecord(metadata)) throw malformed(request, what, 'metadata', 'an object', metadata);
+  const expected: readonly [string, unknown, string | undefined][] = [
+    ['apiVersion', json.apiVersion, key.apiVersion],
+    ['kind', json.kind, key.kind],
+    ['metadata.name', metadata.name, key.name],
+    ['metadata.namespace', metadata.namespace, key.namespace],
+  ];
+  for (const [path, found, wanted] of expected) {
+    if (wanted !== undefined && found !== wanted)
+      throw malformed(request, what, path, JSON.stringify(wanted), found);
+  }
+  if (typeof metadata.uid !== 'string' || metadata.uid === '')
+    throw malformed(request, what, 'metadata.uid', 'a non-empty string', metadata.uid);
   return json as JsonObject;
 }

@@ -11,7 +11,7 @@ import {
   pruneClusterMigration,
   verifyClusterMigration,
 } from '../src/index.js';
-import { crdDirs, seedSourceCluster } from './support/source-cluster.js';
+import { awsMigrationOptions, crdDirs, seedSourceCluster } from './support/source-cluster.js';
 
 // A server that answers 200 with something that is not a Kubernetes API answer (an HTML
 // login page from a proxy, `{}`, a discovery document or a list with wrong types, a list
@@ -376,3 +376,77 @@ describe.skipIf(noControlPlane())('migrate against answers that are not Kubernet
     },
   );
 });
+
+// Apply makes the owner references of what it creates next from the uid in a create's
+// answer: an answer that is not the object asked for stops it there, and a run after it,
+// with honest answers, finishes the migration (the writes that landed are its own).
+describe.skipIf(noControlPlane())(
+  'migrate apply against create answers that are not the object created',
+  () => {
+    let proxy: Awaited<ReturnType<typeof startAnswerProxy>>;
+    beforeAll(async () => {
+      for (const dir of crdDirs) await env.installCRDs(dir);
+      proxy = await startAnswerProxy(env.kubeConfig);
+    });
+    afterAll(async () => {
+      await proxy?.close();
+    });
+
+    /** The first real (not dry-run) create of a v1alpha2 Cluster, answered with `answer(served)`. */
+    const clusterCreate = (answer: (served: Record<string, unknown>) => unknown): AnswerRule => ({
+      method: 'POST',
+      path: /^\/apis\/cluster\.x-k8s\.io\/v1alpha2\/namespaces\/[^/]+\/clusters$/,
+      status: 201,
+      query: (query) => query.get('dryRun') === null,
+      answer: ({ json }) => ({ json: answer(json as Record<string, unknown>), status: 201 }),
+    });
+    const metadataOf = (o: Record<string, unknown>) => o.metadata as Record<string, unknown>;
+
+    it.each([
+      ['{}', clusterCreate(() => ({})), 'metadata is missing, expected an object'],
+      [
+        'the Cluster without its uid',
+        clusterCreate((served) => ({ ...served, metadata: { ...metadataOf(served), uid: undefined } })),
+        'metadata.uid is missing, expected a non-empty string',
+      ],
+      [
+        'another Cluster (another name and uid)',
+        clusterCreate((served) => ({
+          ...served,
+          metadata: {
+            ...metadataOf(served),
+            name: 'someone-else',
+            uid: '0badc0de-0000-4000-8000-000000000000',
+          },
+        })),
+        'metadata.name is a string ("someone-else"), expected "calm"',
+      ],
+      [
+        'an AWSCluster',
+        clusterCreate((served) => ({ ...served, kind: 'AWSCluster' })),
+        'kind is a string ("AWSCluster"), expected "Cluster"',
+      ],
+    ])(
+      'answered with %s: apply stops with the API error, and a second run finishes',
+      async (_name, rule, message) => {
+        const namespace = await env.createNamespace('migrate-create-answer');
+        await seedSourceCluster(env.kubeConfig, namespace, { provider: 'aws', name: 'calm', workers: 1 });
+        const options = awsMigrationOptions(proxy.kubeConfig, namespace);
+        proxy.rewrite(rule);
+        const stopped = await applyClusterMigration(options);
+        expect(proxy.state.rewrites).toBe(1);
+        expect(E.isLeft(stopped) && stopped.left).toMatchObject({
+          code: 'api',
+          message: expect.stringContaining(
+            `create clusters.cluster.x-k8s.io Cluster ${namespace}/calm: the API server's answer is not the Cluster asked for: ${message}`,
+          ),
+        });
+        proxy.rewrite(undefined);
+        const finished = await applyClusterMigration(options);
+        if (E.isLeft(finished)) throw new Error(JSON.stringify(finished.left));
+        const verified = await verifyClusterMigration(options);
+        if (E.isLeft(verified)) throw new Error(JSON.stringify(verified.left));
+      },
+    );
+  },
+);
