@@ -97,18 +97,28 @@ export function leaseProblem(answer: unknown, expected: ExpectedLease): LeaseAns
   return itemProblem(answer, expected);
 }
 
-/** `leaseProblem`, where a name of `undefined` stands for any non-empty name (a list item). */
-function itemProblem(
-  answer: unknown,
-  expected: Omit<ExpectedLease, 'name'> & { readonly name: string | undefined },
-): LeaseAnswerProblem | undefined {
+/**
+ * What every Lease the server sends has, a bookmark's included: an object of kind Lease (when
+ * it says) in coordination.k8s.io/v1 (when it says), with metadata.
+ */
+function leaseHeaderProblem(answer: unknown): LeaseAnswerProblem | undefined {
   if (!isObject(answer)) return problem('', 'a Lease object', answer);
   if (answer.kind !== undefined && answer.kind !== 'Lease') return problem('kind', '"Lease"', answer.kind);
   if (answer.apiVersion !== undefined && answer.apiVersion !== 'coordination.k8s.io/v1') {
     return problem('apiVersion', '"coordination.k8s.io/v1"', answer.apiVersion);
   }
-  const metadata = answer.metadata;
-  if (!isObject(metadata)) return problem('metadata', 'an object', metadata);
+  if (!isObject(answer.metadata)) return problem('metadata', 'an object', answer.metadata);
+  return undefined;
+}
+
+/** `leaseProblem`, where a name of `undefined` stands for any non-empty name (a list item). */
+function itemProblem(
+  answer: unknown,
+  expected: Omit<ExpectedLease, 'name'> & { readonly name: string | undefined },
+): LeaseAnswerProblem | undefined {
+  const header = leaseHeaderProblem(answer);
+  if (header !== undefined) return header;
+  const metadata = (answer as { metadata: Record<string, unknown> }).metadata;
   if (
     expected.name === undefined
       ? typeof metadata.name !== 'string' || metadata.name === ''
@@ -127,7 +137,7 @@ function itemProblem(
   if (typeof version !== 'string' || version === '') {
     return problem('metadata.resourceVersion', 'a non-empty string', version);
   }
-  const spec = answer.spec ?? {};
+  const spec = (answer as Record<string, unknown>).spec ?? {};
   if (!isObject(spec)) return problem('spec', 'an object', spec);
   const absent = (value: unknown) => value === undefined || value === null;
   for (const field of ['holderIdentity', 'strategy', 'preferredHolder'] as const) {
@@ -183,12 +193,58 @@ export function leaseListProblem(answer: unknown, namespace: string): LeaseAnswe
   const items = answer.items;
   if (!Array.isArray(items)) return problem('items', 'an array', items);
   for (const [index, item] of items.entries()) {
-    const found = itemProblem(item, { namespace, name: undefined });
-    if (found !== undefined) {
-      return { ...found, path: `items[${index}]${found.path === '' ? '' : `.${found.path}`}` };
-    }
+    const found = within(`items[${index}]`, itemProblem(item, { namespace, name: undefined }));
+    if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** A problem found in the part of an answer at `prefix`, its path taken from the whole answer. */
+function within(prefix: string, found: LeaseAnswerProblem | undefined): LeaseAnswerProblem | undefined {
+  return found === undefined
+    ? undefined
+    : { ...found, path: found.path === '' ? prefix : `${prefix}.${found.path}` };
+}
+
+/** The event types a watch of leases sends (BOOKMARK: asked for with allowWatchBookmarks). */
+export const leaseWatchEventTypes = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'] as const;
+
+/**
+ * The first way one parsed event of a watch of the leases in `namespace` fails to be one, its
+ * path taken from the event (`object.spec.holderIdentity`): an object whose `type` is one of
+ * `leaseWatchEventTypes`; for ADDED, MODIFIED and DELETED an `object` that is a lease in that
+ * namespace, checked as a list item is (any non-empty name); for BOOKMARK an object of kind
+ * Lease (when it says) with a resourceVersion to resume from; for ERROR an object of kind
+ * Status (when it says). client-node hands any line of the stream on as an event: `{}`, a
+ * number, a lease of another namespace or with a numeric holder would be reported as a change.
+ */
+export function leaseWatchEventProblem(event: unknown, namespace: string): LeaseAnswerProblem | undefined {
+  if (!isObject(event)) return problem('', 'a watch event object', event);
+  const { type, object } = event;
+  switch (type) {
+    case 'ADDED':
+    case 'MODIFIED':
+    case 'DELETED':
+      return within('object', itemProblem(object, { namespace, name: undefined }));
+    case 'BOOKMARK': {
+      // (a bookmark is a Lease with only a resourceVersion: no name, no namespace, no spec)
+      const header = within('object', leaseHeaderProblem(object));
+      if (header !== undefined) return header;
+      const version = (object as { metadata: Record<string, unknown> }).metadata.resourceVersion;
+      if (typeof version !== 'string' || version === '') {
+        return problem('object.metadata.resourceVersion', 'a non-empty string', version);
+      }
+      return undefined;
+    }
+    case 'ERROR':
+      if (!isObject(object)) return problem('object', 'a Status object', object);
+      if (object.kind !== undefined && object.kind !== 'Status') {
+        return problem('object.kind', '"Status"', object.kind);
+      }
+      return undefined;
+    default:
+      return problem('type', leaseWatchEventTypes.map((name) => `"${name}"`).join(', '), type);
+  }
 }
 
 /**

@@ -214,19 +214,30 @@ async function checkedAnswer(context: ResponseContext, check: AnswerCheck): Prom
   // (client-node's own fetch wrapper has no working binary(): text() is what its parser reads)
   const text = await context.body.text();
   const problem = check.problem(text, context.headers['content-type']);
-  if (problem !== undefined) {
-    const where = problem.path === '' ? 'the answer' : problem.path;
-    throw new LeaseApiError(
-      `${check.operation}: the server's answer is not ${check.what}: ${where}: expected ${problem.expected}, found ${problem.found} (HTTP ${status})`,
-      { code: 'unreadable-lease', status, path: problem.path },
-    );
-  }
+  if (problem !== undefined) throw unreadableAnswer(check.operation, check.what, problem, status);
   context.body = {
     text: () => Promise.resolve(text),
     binary: () => Promise.resolve(Buffer.from(text, 'utf8')),
     stream: () => null,
   };
   return context;
+}
+
+/**
+ * The `unreadable-lease` error for a successful answer (HTTP `status`) to `operation` that is
+ * not `what` was asked for (`the Lease asked for`): it names the path and what was found there.
+ */
+export function unreadableAnswer(
+  operation: string,
+  what: string,
+  problem: LeaseAnswerProblem,
+  status: number,
+): LeaseApiError {
+  const where = problem.path === '' ? 'the answer' : problem.path;
+  return new LeaseApiError(
+    `${operation}: the server's answer is not ${what}: ${where}: expected ${problem.expected}, found ${problem.found} (HTTP ${status})`,
+    { code: 'unreadable-lease', status, path: problem.path },
+  );
 }
 
 /** The parts of a Kubernetes Status this package reads. */

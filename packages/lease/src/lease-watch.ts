@@ -1,7 +1,8 @@
 import { type KubeConfig, type V1Lease, Watch } from '@kubernetes/client-node';
 import { pause } from './abortable-sleep.js';
 import type { LeaseInspection } from './inspection.js';
-import type { LeaseApi } from './lease-api.js';
+import { leaseWatchEventProblem } from './lease-answer.js';
+import { type LeaseApi, unreadableAnswer } from './lease-api.js';
 
 /** One change to a lease in the watched namespace. */
 export interface LeaseChange {
@@ -36,11 +37,14 @@ export const maxWatchTimeoutSeconds = 25;
 
 /**
  * List, then watch from the list's resourceVersion; resume from the last seen version
- * when a watch ends; list again when the version has expired (410 Gone) or the
- * connection failed, reporting only the differences.
+ * when a watch ends; list again after an ERROR event (410 Gone) or when the connection
+ * failed, reporting only the differences. An event that is not one about a lease in the
+ * namespace (lease-answer.ts) ends the iterator with `unreadable-lease`, after the changes
+ * reported before it: nothing is reported on it.
  */
 export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<LeaseChange> {
   const { api, namespace, describe } = params;
+  const operation = `watch leases in ${namespace}`;
   const stop = new AbortController();
   const onOuterAbort = () => stop.abort();
   params.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -87,7 +91,24 @@ export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<Le
         .watch(
           `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`,
           { resourceVersion, allowWatchBookmarks: true, timeoutSeconds: params.timeoutSeconds },
-          (phase: string, object: V1Lease & { code?: number }) => {
+          (phase: string, object: V1Lease, event: unknown) => {
+            // (client-node swallows what its callback throws, and hands on the lines of the
+            // stream read after a stop)
+            if (stop.signal.aborted) return;
+            const problem = leaseWatchEventProblem(event, namespace);
+            if (problem !== undefined) {
+              // Like a failed first list: thrown from the iterator once the changes before it
+              // are out; the stream and the loop stop.
+              failure = unreadableAnswer(
+                operation,
+                'a watch event on a Lease in the namespace',
+                problem,
+                200,
+              );
+              stop.abort();
+              notify();
+              return;
+            }
             if (phase === 'BOOKMARK') {
               last = object.metadata?.resourceVersion ?? last;
             } else if (phase === 'ERROR') {

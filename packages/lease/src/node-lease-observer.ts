@@ -211,8 +211,12 @@ export class NodeLeaseObserver {
    * The lease changes in the namespace, as an async iterator: first one `added` per existing
    * lease, then every change. It survives API server restarts and watch expiry (re-lists
    * and resumes); it ends when `signal` aborts or the loop breaks. A failure of the first
-   * list (403, unreachable) is thrown from the iterator; a lease namespace that is not a
-   * namespace name is a LeaseConfigError thrown at once, before any request.
+   * list (403, unreachable) is thrown from the iterator; so is an event of a watch stream
+   * that is not one about a lease in the namespace (a lease with a numeric holder or of
+   * another namespace, an unknown type, an ERROR without a Status), as `unreadable-lease`
+   * naming its path (`object.spec.holderIdentity`), once the changes before it are out; the
+   * iterator then ends. A lease namespace that is not a namespace name is a LeaseConfigError
+   * thrown at once, before any request.
    */
   watch(
     options: {
