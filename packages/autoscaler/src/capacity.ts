@@ -47,12 +47,28 @@ export interface TemplateTaint {
   readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 }
 
-/** What the annotations say about a group's nodes. */
+/** `status.nodeInfo` of an infrastructure machine template: what the template node's arch and os labels say. */
+export interface TemplateNodeInfo {
+  readonly architecture?: string;
+  readonly operatingSystem?: string;
+}
+
+/** What an infrastructure machine template's status says a machine becomes (see infrastructureRefOf). */
+export interface TemplateStatus {
+  /** `status.capacity`: resource name → quantity as written. */
+  readonly capacity: Readonly<Record<string, string>>;
+  /** `status.nodeInfo`'s `architecture` and `operatingSystem`, when given and not empty. */
+  readonly nodeInfo: TemplateNodeInfo;
+}
+
+/** What the annotations (and the infrastructure template's status, if read) say about a group's nodes. */
 export interface InstanceCapacity {
   /** Resource name → quantity as written (`cpu`, `memory`, `ephemeral-storage`, `pods`, the GPU type). */
   readonly capacity: Readonly<Record<string, string>>;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly TemplateTaint[];
+  /** The infrastructure template's `status.nodeInfo`, when the template was read. */
+  readonly nodeInfo?: TemplateNodeInfo;
 }
 
 type Annotations = Readonly<Record<string, unknown>> | undefined | null;
@@ -132,7 +148,7 @@ function nameProblem(text: string, what: string): string | undefined {
 }
 
 /** A DNS-1123 subdomain: dot-separated labels of `a-z`, `0-9` and `-`, each beginning and ending alphanumeric, ≤ 253. */
-function subdomainProblem(text: string, what: string): string | undefined {
+export function subdomainProblem(text: string, what: string): string | undefined {
   if (text.length === 0) return `${what} is empty`;
   if (text.length > 253) return `${what} is longer than 253 characters`;
   let start = 0;
@@ -253,6 +269,23 @@ function checkCount(text: string): { error: string } | { value: number } {
 export function parseCapacityAnnotations(
   annotations: Annotations,
 ): Either<CapacityAnnotationError, InstanceCapacity | null> {
+  const parsed = annotationCapacityOf(annotations);
+  if (parsed._tag === 'Left') return parsed;
+  return right(canScaleFromZero(parsed.right.capacity) ? parsed.right : null);
+}
+
+/** CPU and memory are the minimum a template node needs (upstream's CanScaleFromZero). */
+const canScaleFromZero = (capacity: Readonly<Record<string, string>>) =>
+  Object.hasOwn(capacity, 'cpu') && Object.hasOwn(capacity, 'memory');
+
+/**
+ * What the capacity annotations say, whether or not they give cpu and memory: `pods` is
+ * always there (maxPods, 110 when absent or 0); cpu, memory and ephemeral-storage only when
+ * non-zero. An error when one does not parse (see parseCapacityAnnotations).
+ */
+export function annotationCapacityOf(
+  annotations: Annotations,
+): Either<CapacityAnnotationError, InstanceCapacity> {
   const read = (key: string): string | CapacityAnnotationError | undefined => {
     if (annotations == null || !Object.hasOwn(annotations, key)) return undefined;
     const value = annotations[key];
@@ -316,20 +349,48 @@ export function parseCapacityAnnotations(
   const taints = parseTaintsAnnotation(taintsText ?? '');
   if (taints._tag === 'Left') return left(fail(capacityAnnotations.taints, taints.left));
 
-  if (capacity.cpu === undefined || capacity.memory === undefined) return right(null);
   return right({ capacity, labels: labels.right, taints: taints.right });
 }
+
+/**
+ * The capacity annotations joined with the infrastructure template's status, with
+ * cluster-autoscaler's precedence (clusterapi_unstructured.go, InstanceCapacity): the
+ * template's `status.capacity` first, every resource the annotations give overriding it
+ * (so `pods` is always the annotations' maxPods, 110 by default, and a zero or absent cpu
+ * or memory annotation leaves the template's). Without a template (`null`: none named, not
+ * found, forbidden) the annotations alone. Null when the result has no cpu or no memory:
+ * the group cannot scale from zero (upstream's CanScaleFromZero; TemplateNodeInfo then
+ * returns ErrNotImplemented).
+ */
+export function withTemplateStatus(
+  annotations: InstanceCapacity,
+  template: TemplateStatus | null,
+): InstanceCapacity | null {
+  const capacity =
+    template === null ? annotations.capacity : { ...template.capacity, ...annotations.capacity };
+  if (!canScaleFromZero(capacity)) return null;
+  return template === null ? annotations : { ...annotations, capacity, nodeInfo: template.nodeInfo };
+}
+
+const rawAnnotations = (resource: KubeObject): Record<string, unknown> => {
+  const annotations = field(resource, 'metadata', 'annotations');
+  return typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations)
+    ? (annotations as Record<string, unknown>)
+    : {};
+};
 
 /** The capacity annotations of a MachineSet or MachineDeployment (see parseCapacityAnnotations). */
 export function instanceCapacityOf(
   resource: KubeObject,
 ): Either<CapacityAnnotationError, InstanceCapacity | null> {
-  const annotations = field(resource, 'metadata', 'annotations');
-  return parseCapacityAnnotations(
-    typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations)
-      ? (annotations as Record<string, unknown>)
-      : {},
-  );
+  return parseCapacityAnnotations(rawAnnotations(resource));
+}
+
+/** What the capacity annotations of a MachineSet or MachineDeployment say (see annotationCapacityOf). */
+export function annotationCapacityOfResource(
+  resource: KubeObject,
+): Either<CapacityAnnotationError, InstanceCapacity> {
+  return annotationCapacityOf(rawAnnotations(resource));
 }
 
 /** A Node as cluster-autoscaler would plan with it: what a machine of the group becomes. */
@@ -349,7 +410,10 @@ export interface TemplateNode {
  * The template node of a group from its capacity: named `<resource>-template`, with
  * capacity = allocatable, Ready, the taints, and the labels cluster-autoscaler gives it
  * (`kubernetes.io/arch` amd64, `kubernetes.io/os` linux, `kubernetes.io/hostname`), the
- * labels annotation overriding them.
+ * infrastructure template's `status.nodeInfo` architecture and operatingSystem overriding
+ * arch and os, and the labels annotation overriding them all (clusterapi_nodegroup.go,
+ * buildTemplateLabels). Upstream sets arch and os to "" when the template has no nodeInfo;
+ * here a missing or empty value leaves the default.
  */
 export function templateNodeOf(resource: KubeObject, capacity: InstanceCapacity): TemplateNode {
   const name = `${nameOf(resource)}-template`;
@@ -362,6 +426,10 @@ export function templateNodeOf(resource: KubeObject, capacity: InstanceCapacity)
         'kubernetes.io/arch': 'amd64',
         'kubernetes.io/os': 'linux',
         'kubernetes.io/hostname': name,
+        ...(capacity.nodeInfo?.architecture ? { 'kubernetes.io/arch': capacity.nodeInfo.architecture } : {}),
+        ...(capacity.nodeInfo?.operatingSystem
+          ? { 'kubernetes.io/os': capacity.nodeInfo.operatingSystem }
+          : {}),
         ...capacity.labels,
       },
     },

@@ -38,6 +38,12 @@ export type NodeGroupErrorCode =
   | 'node-group-gone'
   /** A `capacity.cluster-autoscaler.kubernetes.io/…` annotation of the group does not parse. */
   | 'invalid-capacity-annotation'
+  /**
+   * The group's `spec.template.spec.infrastructureRef` is not a well-formed reference, or the
+   * infrastructure machine template's `status.capacity` / `status.nodeInfo` does not parse
+   * (`path` names the field).
+   */
+  | 'invalid-infrastructure-template'
   /** Bounds of a candidate resource do not parse (cluster-autoscaler then lists no groups). */
   | 'invalid-scaling-bounds'
   /** createNodeGroupProvider's options are wrong (an auto-discovery spec that does not parse). */

@@ -4,7 +4,9 @@
  * - Pure functions with CA 1.20's rules: `parseScalingBounds`, `clusterNameOf`,
  *   `parseAutoDiscoverySpec`, `allowedByAutoDiscovery`, `nodeGroupBoundsOf`, the
  *   failed-machine placeholders and the annotation keys.
- * - Scale from zero (CA ≥ 1.25): `parseCapacityAnnotations`, `instanceCapacityOf`, `templateNodeOf`.
+ * - Scale from zero (CA ≥ 1.25): `parseCapacityAnnotations`, `instanceCapacityOf`, `templateNodeOf`;
+ *   from the infrastructure machine template's status: `infrastructureRefOf`,
+ *   `templateStatusOf`, `annotationCapacityOf`, `withTemplateStatus`.
  * - `createNodeGroupProvider(options)`: node groups over live management and workload
  *   clusters (see docs/autoscaler.md).
  */
@@ -17,6 +19,7 @@ export {
   parseAutoDiscoverySpec,
 } from './auto-discovery.js';
 export {
+  annotationCapacityOf,
   type CapacityAnnotationError,
   capacityAnnotations,
   defaultMaxPods,
@@ -24,12 +27,21 @@ export {
   instanceCapacityOf,
   parseCapacityAnnotations,
   type TemplateNode,
+  type TemplateNodeInfo,
+  type TemplateStatus,
   type TemplateTaint,
   templateNodeOf,
+  withTemplateStatus,
 } from './capacity.js';
 export { clusterNameOf } from './cluster-name.js';
 export { nodeGroupBoundsOf } from './eligibility.js';
 export { NodeGroupError, type NodeGroupErrorCode } from './errors.js';
+export {
+  type InfrastructureRef,
+  type InfrastructureTemplateError,
+  infrastructureRefOf,
+  templateStatusOf,
+} from './infrastructure-template.js';
 export {
   type AutoscalerKeys,
   allDeleteMachineAnnotations,

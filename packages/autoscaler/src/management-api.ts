@@ -5,8 +5,10 @@
  */
 import { type CapiClient, type ClientError, connect } from '@capi-kit/client';
 import { isPlainObject } from '@capi-kit/core/objects';
-import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { ApiException, ApisApi, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { NodeGroupError } from './errors.js';
+import type { InfrastructureRef } from './infrastructure-template.js';
+import { templatePluralOf } from './infrastructure-template.js';
 import { capiGroup, legacyCapiGroup } from './keys.js';
 import type { KubeObject } from './objects.js';
 import type { ScalableKind } from './snapshot.js';
@@ -155,12 +157,50 @@ export async function resolveCapiApi(
 
 export class ManagementApi {
   readonly #api: CustomObjectsApi;
+  readonly #apis: ApisApi;
 
   constructor(
     readonly kubeConfig: KubeConfig,
     readonly capi: CapiApi,
   ) {
     this.#api = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.#apis = kubeConfig.makeApiClient(ApisApi);
+  }
+
+  /**
+   * The infrastructure machine template a reference names, in its namespace. The resource is
+   * the kind lower-cased plus `s`, as cluster-autoscaler; with `apiGroup` (v1beta2) the
+   * group's preferred version is read from discovery first (upstream's
+   * getKindPreferredVersion). Failures are `api-error`s with the status (404 when the
+   * template or its kind is not served, 403 without get on it).
+   */
+  async getInfrastructureTemplate(ref: InfrastructureRef): Promise<KubeObject> {
+    const what = `get ${ref.kind} ${ref.namespace}/${ref.name}`;
+    let group: string;
+    let version: string;
+    if (ref.apiGroup !== undefined) {
+      group = ref.apiGroup;
+      const groups = await apiCall(`${what}: discover the preferred version of ${group}`, () =>
+        this.#apis.getAPIVersions(),
+      );
+      const preferred = groups.groups?.find((g) => g.name === group)?.preferredVersion?.version;
+      if (preferred === undefined)
+        throw new NodeGroupError('api-error', `${what}: the API group ${group} is not served`, {
+          status: 404,
+        });
+      version = preferred;
+    } else {
+      [group, version] = ref.apiVersion!.split('/') as [string, string];
+    }
+    return apiCall(what, () =>
+      this.#api.getNamespacedCustomObject({
+        group,
+        version,
+        plural: templatePluralOf(ref.kind),
+        namespace: ref.namespace,
+        name: ref.name,
+      }),
+    );
   }
 
   #target(kind: ScalableKind | 'Machine', namespace: string, name: string) {

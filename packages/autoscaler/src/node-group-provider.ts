@@ -9,12 +9,22 @@ import { type LeaseLocation, medik8sLeases, nodeNamedLeases } from '@capi-kit/le
 import { type ProviderIDRegistry, providerIDRegistry } from '@capi-kit/providerid';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type AutoDiscoverySpec, parseAutoDiscovery } from './auto-discovery.js';
+import type { TemplateStatus } from './capacity.js';
+import { forEachAtMost } from './concurrency.js';
 import { NodeGroupError } from './errors.js';
 import { type ResourceCache, startCapiCache } from './informer.js';
+import { infrastructureRefOf, templateKeyOf } from './infrastructure-template.js';
 import { deleteMachineAnnotationsByVersion, legacyCapiGroup } from './keys.js';
-import { type CapiApi, ManagementApi, resolveCapiApi } from './management-api.js';
-import { NodeGroup, type NodeGroupContext, type NodeLike, type NodeResolution } from './node-group.js';
-import type { KubeObject } from './objects.js';
+import { type CapiApi, ManagementApi, resolveCapiApi, statusOf } from './management-api.js';
+import {
+  NodeGroup,
+  type NodeGroupContext,
+  type NodeLike,
+  type NodeResolution,
+  readTemplateStatus,
+  type TemplateRead,
+} from './node-group.js';
+import { type KubeObject, nameOf, namespaceOf } from './objects.js';
 import { AMBIGUOUS_NODE, groupOfNode, resolveNode } from './resolve-node.js';
 import { type Problem, Snapshot } from './snapshot.js';
 import { type WorkloadOption, Workloads } from './workloads.js';
@@ -92,6 +102,8 @@ class Provider implements NodeGroupProvider {
   #groups = new Map<string, NodeGroup>();
   #queue: Promise<unknown> = Promise.resolve();
   readonly #context: NodeGroupContext;
+  /** The infrastructure templates of the groups at zero that need one, as the last refresh read them. */
+  #templates = new Map<string, { readonly object: string; readonly read: TemplateRead }>();
 
   constructor(
     readonly capi: CapiApi,
@@ -142,6 +154,7 @@ class Provider implements NodeGroupProvider {
       registry: this.registry,
       nodes: this.workloads.all().flatMap((w) => w.nodes.list()),
       scope: this.workloads.scope(),
+      templateStatus: (resource) => this.#templateStatusOf(resource),
     });
     // Keep a group's object across rebuilds while its bounds are unchanged.
     const groups = new Map<string, NodeGroup>();
@@ -157,6 +170,35 @@ class Provider implements NodeGroupProvider {
     this.#groups = groups;
     this.#snapshot = snapshot;
     return snapshot;
+  }
+
+  #templateStatusOf(resource: KubeObject): TemplateStatus | null {
+    if (this.#templates.size === 0) return null;
+    const ref = infrastructureRefOf(resource);
+    if (ref._tag === 'Left' || ref.right === null) return null;
+    const read = this.#templates.get(templateKeyOf(ref.right))?.read;
+    return read?.state === 'found' ? read.status : null;
+  }
+
+  /**
+   * Reads the infrastructure templates of the resources at zero replicas whose annotations
+   * give no cpu and memory (whether they are groups depends on them), at most 8 at once.
+   * True when what is known changed.
+   */
+  async #readTemplates(snapshot: Snapshot): Promise<boolean> {
+    const wanted = new Map<string, { kind: 'MachineSet' | 'MachineDeployment'; resource: KubeObject }>();
+    for (const candidate of snapshot.templateCandidates) {
+      const ref = infrastructureRefOf(candidate.resource, candidate.kind);
+      if (ref._tag === 'Right' && ref.right !== null) wanted.set(templateKeyOf(ref.right), candidate);
+    }
+    if (wanted.size === 0 && this.#templates.size === 0) return false;
+    const templates = new Map<string, { readonly object: string; readonly read: TemplateRead }>();
+    await forEachAtMost(wanted, 8, async ([key, { kind, resource }]) => {
+      const read = await readTemplateStatus(this.api, kind, resource);
+      templates.set(key, { object: `${kind} ${namespaceOf(resource)}/${nameOf(resource)}`, read });
+    });
+    this.#templates = templates;
+    return true;
   }
 
   nodeGroups(): NodeGroup[] {
@@ -200,12 +242,43 @@ class Provider implements NodeGroupProvider {
         (u): Problem => ({ code: 'undecodable-object', object: u.object, message: u.message }),
       ),
     );
-    return [...snapshot.boundsErrors, ...snapshot.problems, ...undecodable, ...this.workloads.problems()];
+    // Templates of groups at zero that could not be used: such a group is no group.
+    const templates = [...this.#templates.values()].flatMap(({ object, read }): Problem[] =>
+      read.state === 'invalid'
+        ? [
+            {
+              code: 'invalid-infrastructure-template',
+              object,
+              path: read.error.path,
+              message: `${object}: ${read.error.message}`,
+            },
+          ]
+        : read.state === 'unreadable' && statusOf(read.error) !== 404
+          ? [
+              {
+                code: 'infrastructure-template-unreadable',
+                object,
+                message: `${object}: ${read.error.message}`,
+              },
+            ]
+          : [],
+    );
+    return [
+      ...snapshot.boundsErrors,
+      ...snapshot.problems,
+      ...templates,
+      ...undecodable,
+      ...this.workloads.problems(),
+    ];
   }
 
   async refresh(): Promise<void> {
     this.invalidate();
-    const snapshot = this.#current();
+    let snapshot = this.#current();
+    if (await this.#readTemplates(snapshot)) {
+      this.invalidate();
+      snapshot = this.#current();
+    }
     // Only the clusters of machines in node groups (within auto-discovery) are reached: a
     // Node elsewhere has no group to be in, and a fleet's other clusters are not ours to
     // contact (each is a Secret read, a Node list and a watch).

@@ -10,10 +10,22 @@ import {
   type LeaseInspection,
   type NodeLeaseObserver,
 } from '@capi-kit/lease';
-import { instanceCapacityOf, type TemplateNode, templateNodeOf } from './capacity.js';
+import {
+  annotationCapacityOfResource,
+  type TemplateNode,
+  type TemplateStatus,
+  templateNodeOf,
+  withTemplateStatus,
+} from './capacity.js';
 import { retryOnConflict } from './conflict-retry.js';
 import { goQuote, goQuoteInt, NodeGroupError } from './errors.js';
-import { isNotFound, type ManagementApi } from './management-api.js';
+import {
+  type InfrastructureTemplateError,
+  infrastructureRefOf,
+  templateKeyOf,
+  templateStatusOf,
+} from './infrastructure-template.js';
+import { isNotFound, type ManagementApi, statusOf } from './management-api.js';
 import {
   annotationsOf,
   isBeingDeleted,
@@ -118,26 +130,61 @@ export class NodeGroup {
   }
 
   /**
-   * The Node a new machine of this group becomes, from the group's
-   * `capacity.cluster-autoscaler.kubernetes.io/…` annotations (scale from zero, as
-   * cluster-autoscaler ≥ 1.25's TemplateNodeInfo); null when they give no cpu and memory.
-   * Throws a NodeGroupError `invalid-capacity-annotation` (with the annotation's `path`)
-   * when one does not parse.
+   * The Node a new machine of this group becomes (scale from zero, as cluster-autoscaler's
+   * TemplateNodeInfo, clusterapi_nodegroup.go), or null when the group cannot scale from
+   * zero (upstream's ErrNotImplemented). Its capacity is the infrastructure machine
+   * template's `status.capacity` (read now from the management cluster, when
+   * `spec.template.spec.infrastructureRef` names one) with the group's
+   * `capacity.cluster-autoscaler.kubernetes.io/…` annotations overriding it resource by
+   * resource; it needs cpu and memory. The template's `status.nodeInfo` gives the
+   * `kubernetes.io/arch` and `kubernetes.io/os` labels, the labels annotation overriding them.
+   *
+   * As upstream's InstanceCapacity (clusterapi_unstructured.go): a template that is not
+   * found (404) or not allowed (403), or no reference at all, leaves the annotations alone.
+   * Unlike upstream, which then also returns ErrNotImplemented: any other failure to read
+   * the template throws its `api-error` when the annotations give no resource of their own
+   * (a server that did not answer is not a group that cannot scale), and a reference or a
+   * template status that does not parse throws `invalid-infrastructure-template` (with the
+   * field's `path`) instead of being ignored. A capacity annotation that does not parse
+   * throws `invalid-capacity-annotation` (with the annotation's `path`).
    */
-  templateNode(): TemplateNode | null {
+  async templateNode(): Promise<TemplateNode | null> {
     const resource = this.#context.snapshot().groups.get(this.id)?.resource;
     if (resource === undefined)
       throw new NodeGroupError('node-group-gone', `node group ${this.id} no longer exists`, {
         group: this.id,
       });
-    const capacity = instanceCapacityOf(resource);
-    if (capacity._tag === 'Left')
+    const annotations = annotationCapacityOfResource(resource);
+    if (annotations._tag === 'Left')
       throw new NodeGroupError(
         'invalid-capacity-annotation',
-        `${this.kind} ${this.namespace}/${this.name}: ${capacity.left.message}`,
-        { group: this.id, path: capacity.left.path },
+        `${this.kind} ${this.namespace}/${this.name}: ${annotations.left.message}`,
+        { group: this.id, path: annotations.left.path },
       );
-    return capacity.right === null ? null : templateNodeOf(resource, capacity.right);
+    const read = await readTemplateStatus(this.#context.api, this.kind, resource);
+    let template: TemplateStatus | null = null;
+    switch (read.state) {
+      case 'found':
+        template = read.status;
+        break;
+      case 'invalid':
+        throw new NodeGroupError(
+          'invalid-infrastructure-template',
+          `${this.kind} ${this.namespace}/${this.name}: ${read.error.message}`,
+          { group: this.id, path: read.error.path },
+        );
+      case 'unreadable': {
+        // Upstream: with annotations beyond maxPods (always there), they alone.
+        const own = Object.keys(annotations.right.capacity).some((k) => k !== 'pods');
+        const status = statusOf(read.error);
+        if (!own && status !== 404 && status !== 403) throw read.error;
+        break;
+      }
+      case 'none':
+        break;
+    }
+    const capacity = withTemplateStatus(annotations.right, template);
+    return capacity === null ? null : templateNodeOf(resource, capacity);
   }
 
   /** `<id> (min: %d, max: %d, replicas: %d)`, cluster-autoscaler's Debug(). */
@@ -549,4 +596,45 @@ function maintenanceOf(inspection: LeaseInspection | undefined): Maintenance | n
     state: inspection.state,
     lease: `${inspection.namespace}/${inspection.leaseName}`,
   };
+}
+
+/** What reading a group's infrastructure template gave. */
+export type TemplateRead =
+  /** The group names no template. */
+  | { readonly state: 'none' }
+  | { readonly state: 'found'; readonly status: TemplateStatus }
+  /** The reference or the template's status does not parse. */
+  | { readonly state: 'invalid'; readonly error: InfrastructureTemplateError }
+  /** The template could not be read: an `api-error` (404 not found, 403 forbidden, …). */
+  | { readonly state: 'unreadable'; readonly error: NodeGroupError };
+
+/**
+ * Reads the infrastructure machine template a MachineSet or MachineDeployment names
+ * (clusterapi_unstructured.go, readInfrastructureReferenceResource) and parses its status.
+ * Never throws: each outcome is a state.
+ */
+export async function readTemplateStatus(
+  api: ManagementApi,
+  kind: ScalableKind,
+  resource: KubeObject,
+): Promise<TemplateRead> {
+  const ref = infrastructureRefOf(resource, kind);
+  if (ref._tag === 'Left') return { state: 'invalid', error: ref.left };
+  if (ref.right === null) return { state: 'none' };
+  let template: KubeObject;
+  try {
+    template = await api.getInfrastructureTemplate(ref.right);
+  } catch (error) {
+    return {
+      state: 'unreadable',
+      error:
+        error instanceof NodeGroupError
+          ? error
+          : new NodeGroupError('api-error', `read ${templateKeyOf(ref.right)}: ${String(error)}`),
+    };
+  }
+  const status = templateStatusOf(template, `${ref.right.kind} ${ref.right.namespace}/${ref.right.name}`);
+  return status._tag === 'Left'
+    ? { state: 'invalid', error: status.left }
+    : { state: 'found', status: status.right };
 }

@@ -6,12 +6,14 @@
  */
 import { ProviderIDIndex, type ProviderIDRegistry } from '@capi-kit/providerid';
 import { type AutoDiscoverySpec, allowedByAutoDiscovery } from './auto-discovery.js';
-import { instanceCapacityOf } from './capacity.js';
+import { annotationCapacityOfResource, type TemplateStatus, withTemplateStatus } from './capacity.js';
 import { type ClusterScope, inNodeCluster } from './cluster-scope.js';
 import { nodeGroupBoundsOf } from './eligibility.js';
+import { infrastructureRefOf } from './infrastructure-template.js';
 import { clusterNamespaceAnnotation, machineAnnotations } from './keys.js';
 import {
   annotationsOf,
+  field,
   type KubeObject,
   keyOf,
   nameOf,
@@ -49,6 +51,8 @@ export interface Problem {
     | 'unknown-owner'
     | 'invalid-scaling-bounds'
     | 'invalid-capacity-annotation'
+    | 'invalid-infrastructure-template'
+    | 'infrastructure-template-unreadable'
     | 'ambiguous-provider-id'
     | 'undecodable-object'
     | 'workload-unavailable';
@@ -108,9 +112,18 @@ export interface SnapshotInput {
   readonly nodes?: readonly KubeObject[];
   /** With several workload clusters: a Node matches only Machines of its own cluster. */
   readonly scope?: ClusterScope;
+  /**
+   * The status of the infrastructure machine template a resource names, when it was read
+   * (null when not: none named, not found, unreadable): a group at zero replicas whose
+   * annotations give no cpu and memory is a group when its template's status does.
+   */
+  readonly templateStatus?: (resource: KubeObject) => TemplateStatus | null;
 }
 
 const label = (kind: string, o: KubeObject) => `${kind} ${keyOf(o)}`;
+
+/** A template status that gives cpu and memory: whether a resource would be a group with one. */
+const anyCapacity: TemplateStatus = { capacity: { cpu: '1', memory: '1' }, nodeInfo: {} };
 
 /**
  * The owner reference of `kind` on `o` that points at an object in `byKey`: one whose
@@ -180,6 +193,13 @@ export class Snapshot {
   readonly boundsErrors: Problem[] = [];
   /** Everything odd found while building (stale UIDs, missing owners, ambiguous IDs). */
   readonly problems: Problem[] = [];
+  /**
+   * Resources at zero replicas, with room to scale, whose annotations give no cpu and
+   * memory but which name an infrastructure template: whether they are groups depends on
+   * the template's status, which the provider reads (on refresh) for them.
+   */
+  readonly templateCandidates: { readonly kind: ScalableKind; readonly resource: KubeObject }[] = [];
+  readonly #templateStatus: ((resource: KubeObject) => TemplateStatus | null) | undefined;
   readonly machinesByKey = new Map<string, KubeObject>();
   readonly #machineOwner = new Map<KubeObject, MachineOwner>();
   readonly #machinesByGroup = new Map<string, KubeObject[]>();
@@ -197,6 +217,7 @@ export class Snapshot {
 
   constructor(input: SnapshotInput) {
     this.scope = input.scope;
+    this.#templateStatus = input.templateStatus;
     const sets = new Map<string, KubeObject>();
     for (const ms of input.machineSets) sets.set(keyOf(ms), ms);
     const deployments = new Map<string, KubeObject>();
@@ -314,7 +335,7 @@ export class Snapshot {
 
   #consider(kind: ScalableKind, resource: KubeObject, specs: readonly AutoDiscoverySpec[]): void {
     if (!allowedByAutoDiscovery(resource, specs)) return;
-    const bounds = nodeGroupBoundsOf(resource);
+    const bounds = nodeGroupBoundsOf(resource, this.#templateStatus?.(resource) ?? null);
     if (bounds._tag === 'Left') {
       this.boundsErrors.push({
         code: 'invalid-scaling-bounds',
@@ -326,7 +347,7 @@ export class Snapshot {
     }
     // A capacity annotation that does not parse keeps a group at zero from scaling up and
     // fails its templateNode(): say so rather than let the group vanish without a word.
-    const capacity = instanceCapacityOf(resource);
+    const capacity = annotationCapacityOfResource(resource);
     if (capacity._tag === 'Left')
       this.problems.push({
         code: 'invalid-capacity-annotation',
@@ -334,6 +355,25 @@ export class Snapshot {
         path: capacity.left.path,
         message: `${label(kind, resource)}: ${capacity.left.message}`,
       });
+    // Likewise a reference to the infrastructure template that cannot be followed.
+    const ref = infrastructureRefOf(resource, kind);
+    if (ref._tag === 'Left')
+      this.problems.push({
+        code: 'invalid-infrastructure-template',
+        object: label(kind, resource),
+        path: ref.left.path,
+        message: `${label(kind, resource)}: ${ref.left.message}`,
+      });
+    else if (
+      ref.right !== null &&
+      capacity._tag === 'Right' &&
+      field(resource, 'spec', 'replicas') === 0 &&
+      withTemplateStatus(capacity.right, null) === null
+    ) {
+      // (whatever the template said last time: a candidate stays one while it is at zero)
+      const room = nodeGroupBoundsOf(resource, anyCapacity);
+      if (room._tag === 'Right' && room.right !== null) this.templateCandidates.push({ kind, resource });
+    }
     if (bounds.right === null) return;
     const namespace = namespaceOf(resource);
     const name = nameOf(resource);

@@ -351,7 +351,7 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       ]);
 
       const g = groupOf(p, id(good));
-      const template = g.templateNode();
+      const template = await g.templateNode();
       expect(template).toMatchObject({
         metadata: {
           name: `${good.metadata.name}-template`,
@@ -384,13 +384,10 @@ describe.skipIf(noControlPlane('private-local'))('node groups on live clusters',
       await until(() =>
         expect(p.nodeGroups().map((x) => x.id)).toEqual(expect.arrayContaining([id(bad), id(plain)])),
       );
-      expect(groupOf(p, id(plain)).templateNode()).toBeNull();
-      let thrown: unknown;
-      try {
-        groupOf(p, id(bad)).templateNode();
-      } catch (error) {
-        thrown = error;
-      }
+      expect(await groupOf(p, id(plain)).templateNode()).toBeNull();
+      const thrown = await groupOf(p, id(bad))
+        .templateNode()
+        .catch((error: unknown) => error);
       expect(thrown).toBeInstanceOf(NodeGroupError);
       expect(thrown).toMatchObject({ code: 'invalid-capacity-annotation', path: memoryPath });
     });
