@@ -72,6 +72,14 @@ function apiVersionProblem(text: string): string | undefined {
   );
 }
 
+/** How a check of `object` fails: `invalid-infrastructure-template` at a path, its message after `what`. */
+const templateFailure =
+  (object: string, what: string) =>
+  (path: readonly string[], why: string): InfrastructureTemplateError => {
+    const at = formatJsonPath(path);
+    return { code: 'invalid-infrastructure-template', object, path: at, message: `${what}: ${at}: ${why}` };
+  };
+
 /**
  * The infrastructure template a MachineSet or MachineDeployment names in
  * `spec.template.spec.infrastructureRef`: null when it names none (as upstream), an error
@@ -86,15 +94,7 @@ export function infrastructureRefOf(
   kind: string = typeof resource.kind === 'string' ? resource.kind : 'object',
 ): Either<InfrastructureTemplateError, InfrastructureRef | null> {
   const object = `${kind} ${namespaceOf(resource)}/${nameOf(resource)}`;
-  const fail = (path: readonly string[], why: string): InfrastructureTemplateError => {
-    const at = formatJsonPath(path);
-    return {
-      code: 'invalid-infrastructure-template',
-      object,
-      path: at,
-      message: `invalid infrastructure template reference: ${at}: ${why}`,
-    };
-  };
+  const fail = templateFailure(object, 'invalid infrastructure template reference');
   const ref = field(resource, ...refPath);
   if (ref === undefined || ref === null) return right(null);
   if (!isPlainObject(ref)) return left(fail(refPath, `expected an object, got ${typeName(ref)}`));
@@ -147,15 +147,7 @@ export function templateStatusOf(
   template: KubeObject,
   object = `${typeof template.kind === 'string' ? template.kind : 'object'} ${namespaceOf(template)}/${nameOf(template)}`,
 ): Either<InfrastructureTemplateError, TemplateStatus> {
-  const fail = (path: readonly string[], why: string): InfrastructureTemplateError => {
-    const at = formatJsonPath(path);
-    return {
-      code: 'invalid-infrastructure-template',
-      object,
-      path: at,
-      message: `invalid infrastructure template: ${object}: ${at}: ${why}`,
-    };
-  };
+  const fail = templateFailure(object, `invalid infrastructure template: ${object}`);
   const capacity: Record<string, string> = {};
   const listed = field(template, 'status', 'capacity');
   if (listed !== undefined && listed !== null) {

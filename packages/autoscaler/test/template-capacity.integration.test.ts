@@ -71,7 +71,14 @@ describe.skipIf(noControlPlane())('scale from zero from the infrastructure templ
     return created;
   }
 
-  /** A template with this status (written through the status subresource), or none. */
+  /** Writes the template's status through the status subresource. */
+  async function setStatus(name: string, status: Record<string, unknown>): Promise<void> {
+    const at = { group, version, namespace: env.namespace, plural, name };
+    const current = await custom.getNamespacedCustomObject(at);
+    await custom.replaceNamespacedCustomObjectStatus({ ...at, body: { ...current, status } });
+  }
+
+  /** A template with this status. */
   async function template(status: Record<string, unknown>, name = unique('tmpl')): Promise<string> {
     await custom.createNamespacedCustomObject({
       group,
@@ -80,21 +87,7 @@ describe.skipIf(noControlPlane())('scale from zero from the infrastructure templ
       plural,
       body: { apiVersion: `${group}/${version}`, kind, metadata: { name }, spec: {} },
     });
-    const current = await custom.getNamespacedCustomObject({
-      group,
-      version,
-      namespace: env.namespace,
-      plural,
-      name,
-    });
-    await custom.replaceNamespacedCustomObjectStatus({
-      group,
-      version,
-      namespace: env.namespace,
-      plural,
-      name,
-      body: { ...current, status },
-    });
+    await setStatus(name, status);
     return name;
   }
 
@@ -393,21 +386,7 @@ describe.skipIf(noControlPlane())('scale from zero from the infrastructure templ
     const md = await deployment(ref(name));
     const p = await provider();
     expect(p.nodeGroups().map((g) => g.id)).not.toContain(idOf(md));
-    const current = await custom.getNamespacedCustomObject({
-      group,
-      version,
-      namespace: env.namespace,
-      plural,
-      name,
-    });
-    await custom.replaceNamespacedCustomObjectStatus({
-      group,
-      version,
-      namespace: env.namespace,
-      plural,
-      name,
-      body: { ...current, status: { capacity: { cpu: '2', memory: '2Gi' } } },
-    });
+    await setStatus(name, { capacity: { cpu: '2', memory: '2Gi' } });
     await p.refresh();
     expect(p.nodeGroups().map((g) => g.id)).toContain(idOf(md));
     expect((await groupOf(p, md).templateNode())?.status.capacity).toEqual({
