@@ -116,5 +116,31 @@ describe.skipIf(noControlPlane())(
       );
       expect(written.items).toEqual([]);
     });
+
+    // A plan that cannot read what is already there under the planned names must not print a
+    // plan as if nothing were in the way (it printed one, with the failure as a warning, exit 0).
+    it('plan, when the list of the v1alpha2 targets is answered 500: exit 3, nothing on stdout', async () => {
+      proxy.rewrite({
+        method: 'GET',
+        path: `/apis/cluster.x-k8s.io/v1alpha2/namespaces/${namespace}/machines`,
+        answer: () => ({
+          json: {
+            kind: 'Status',
+            apiVersion: 'v1',
+            status: 'Failure',
+            reason: 'InternalError',
+            code: 500,
+            message: 'etcdserver: leader changed',
+          },
+          status: 500,
+        }),
+      });
+      const result = await runCliAsync(['migrate', 'plan', '-n', namespace], { KUBECONFIG: kubeconfig });
+      expect(proxy.state.rewrites).toBeGreaterThan(0);
+      expect(result).toMatchObject({ code: 3, stdout: '' });
+      expect(result.stderr).toContain('capi-kit migrate: list machines.cluster.x-k8s.io');
+      expect(result.stderr).toContain('etcdserver: leader changed');
+      expect(result.stderr).not.toMatch(/TypeError|\n\s+at /);
+    });
   },
 );
