@@ -48,7 +48,11 @@ export type NodeGroupErrorCode =
   | 'invalid-scaling-bounds'
   /** createNodeGroupProvider's options are wrong (an auto-discovery spec that does not parse). */
   | 'invalid-options'
-  /** The management or workload API refused or could not be reached. */
+  /**
+   * The management or workload API refused or could not be reached, or answered with
+   * something that is not the object asked for (`path` names the field; nothing was done
+   * with it).
+   */
   | 'api-error';
 
 export class NodeGroupError extends Error {

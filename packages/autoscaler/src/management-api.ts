@@ -5,7 +5,14 @@
  */
 import { type CapiClient, type ClientError, connect } from '@capi-kit/client';
 import { isPlainObject } from '@capi-kit/core/objects';
-import { ApiException, ApisApi, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import {
+  ApiException,
+  ApisApi,
+  CustomObjectsApi,
+  type KubeConfig,
+  type V1APIGroup,
+} from '@kubernetes/client-node';
+import { apiGroupsAnswer, objectAnswer, scaleAnswer } from './answers.js';
 import { NodeGroupError } from './errors.js';
 import type { InfrastructureRef } from './infrastructure-template.js';
 import { templatePluralOf } from './infrastructure-template.js';
@@ -180,10 +187,12 @@ export class ManagementApi {
     let version: string;
     if (ref.apiGroup !== undefined) {
       group = ref.apiGroup;
-      const groups = await apiCall(`${what}: discover the preferred version of ${group}`, () =>
-        this.#apis.getAPIVersions(),
-      );
-      const preferred = groups.groups?.find((g) => g.name === group)?.preferredVersion?.version;
+      const discover = `${what}: discover the preferred version of ${group}`;
+      const groups = apiGroupsAnswer(
+        await apiCall(discover, () => this.#apis.getAPIVersions()),
+        discover,
+      ) as readonly (V1APIGroup | undefined)[];
+      const preferred = groups.find((g) => g?.name === group)?.preferredVersion?.version;
       if (preferred === undefined)
         throw new NodeGroupError('api-error', `${what}: the API group ${group} is not served`, {
           status: 404,
@@ -192,7 +201,7 @@ export class ManagementApi {
     } else {
       [group, version] = ref.apiVersion!.split('/') as [string, string];
     }
-    return apiCall(what, () =>
+    const template = await apiCall(what, () =>
       this.#api.getNamespacedCustomObject({
         group,
         version,
@@ -201,6 +210,13 @@ export class ManagementApi {
         name: ref.name,
       }),
     );
+    // (its status is the capacity of the group's new nodes: another template's is not)
+    return objectAnswer(
+      template,
+      what,
+      { apiVersion: `${group}/${version}`, kind: ref.kind, namespace: ref.namespace, name: ref.name },
+      { uid: true },
+    );
   }
 
   #target(kind: ScalableKind | 'Machine', namespace: string, name: string) {
@@ -208,10 +224,16 @@ export class ManagementApi {
     return { group, version, plural: plurals[kind], namespace, name };
   }
 
-  getScale(kind: ScalableKind, namespace: string, name: string): Promise<Scale> {
-    return apiCall(`get scale of ${kind} ${namespace}/${name}`, () =>
+  /**
+   * The scale of `kind` `namespace`/`name`, checked to be it (scaleAnswer): its replicas are
+   * decided on and written back, conditional on its resourceVersion.
+   */
+  async getScale(kind: ScalableKind, namespace: string, name: string): Promise<Scale> {
+    const request = `get scale of ${kind} ${namespace}/${name}`;
+    const scale = await apiCall(request, () =>
       this.#api.getNamespacedCustomObjectScale(this.#target(kind, namespace, name)),
     );
+    return scaleAnswer(scale, request, namespace, name) as Scale;
   }
 
   /** Replaces the scale; the Scale's resourceVersion is the precondition (409 when stale). */
@@ -221,9 +243,20 @@ export class ManagementApi {
     );
   }
 
-  getMachine(namespace: string, name: string): Promise<KubeObject> {
-    return apiCall(`get Machine ${namespace}/${name}`, () =>
+  /**
+   * The Machine `namespace`/`name`, checked to be it, with a uid and a resourceVersion
+   * (objectAnswer): it is compared with the Machine resolved, then marked for deletion.
+   */
+  async getMachine(namespace: string, name: string): Promise<KubeObject> {
+    const request = `get Machine ${namespace}/${name}`;
+    const machine = await apiCall(request, () =>
       this.#api.getNamespacedCustomObject(this.#target('Machine', namespace, name)),
+    );
+    return objectAnswer(
+      machine,
+      request,
+      { apiVersion: this.capi.apiVersion, kind: 'Machine', namespace, name },
+      { uid: true },
     );
   }
 
