@@ -13,7 +13,7 @@ import {
   type NodeGroupProvider,
   type NodeGroupProviderOptions,
 } from '../src/index.js';
-import { ClusterObjects, type Created, createNode, unique } from './helpers/cluster-objects.js';
+import { ClusterObjects, type Created, groupWithNodes, unique } from './helpers/cluster-objects.js';
 
 const crds = fileURLToPath(new URL('../../../testdata/crds/v1alpha2', import.meta.url));
 const management = useControlPlane();
@@ -65,23 +65,7 @@ describe.skipIf(noControlPlane())('deleteNodes and a Machine re-created under it
   }
 
   /** A MachineDeployment of `size` Machines (min 0, max 5), each with its Node. */
-  async function group(size: number) {
-    const name = unique('md');
-    const md = await objects.machineDeployment(name, size, objects.bounds(0, 5));
-    const set = await objects.machineSet(`${name}-set`, size, {}, { owner: md });
-    const machines: Created[] = [];
-    const nodes: string[] = [];
-    for (let i = 0; i < size; i++) {
-      const hex = Array.from({ length: 17 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-      const providerID = `aws:///us-east-1a/i-${hex}`;
-      machines.push(await objects.machine(`${name}-m${i}`, { owner: set, providerID }));
-      nodes.push(`${name}-n${i}`);
-      await createNode(management.kubeConfig, nodes[i]!, providerID);
-    }
-    const scalePath =
-      `/apis/cluster.x-k8s.io/v1alpha2/namespaces/${objects.namespace}/machinedeployments/` + `${name}/scale`;
-    return { id: `MachineDeployment/${objects.namespace}/${name}`, name, set, machines, nodes, scalePath };
-  }
+  const group = (size: number) => groupWithNodes(objects, management.kubeConfig, size);
 
   /** Deletes `machine` and creates another Machine under its name (a new uid). */
   async function replace(machine: Created, set: Created, annotations: Record<string, string> = {}) {

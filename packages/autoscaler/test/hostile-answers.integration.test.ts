@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeGroupProvider, NodeGroupError, type NodeGroupProvider } from '../src/index.js';
 import { ManagementApi } from '../src/management-api.js';
 import { readTemplateStatus } from '../src/node-group.js';
-import { ClusterObjects, type Created, createNode, unique } from './helpers/cluster-objects.js';
+import { ClusterObjects, type Created, groupWithNodes, unique } from './helpers/cluster-objects.js';
 
 const crds = fileURLToPath(new URL('../../../testdata/crds/v1alpha2', import.meta.url));
 const env = useControlPlane();
@@ -91,28 +91,7 @@ describe.skipIf(noControlPlane())('answers that are not the object asked for', (
   }
 
   /** A MachineDeployment of `size` Machines (min 0, max 5), each with its Node. */
-  async function group(size: number) {
-    const name = unique('md');
-    const md = await objects.machineDeployment(name, size, objects.bounds(0, 5));
-    const set = await objects.machineSet(`${name}-set`, size, {}, { owner: md });
-    const machines: Created[] = [];
-    const nodes: string[] = [];
-    for (let i = 0; i < size; i++) {
-      const hex = Array.from({ length: 17 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-      const providerID = `aws:///us-east-1a/i-${hex}`;
-      machines.push(await objects.machine(`${name}-m${i}`, { owner: set, providerID }));
-      nodes.push(`${name}-n${i}`);
-      await createNode(env.kubeConfig, nodes[i]!, providerID);
-    }
-    return {
-      id: `MachineDeployment/${env.namespace}/${name}`,
-      name,
-      machines,
-      nodes,
-      scalePath: `${base()}/machinedeployments/${name}/scale`,
-      machinePath: (machine: Created) => `${base()}/machines/${machine.metadata.name}`,
-    };
-  }
+  const group = (size: number) => groupWithNodes(objects, env.kubeConfig, size);
 
   async function nodeGroupOf(id: string) {
     const p = await provider();

@@ -169,6 +169,35 @@ export async function createNode(
   });
 }
 
+/**
+ * A MachineDeployment of `size` Machines (min 0, max 5) owned through one MachineSet, each
+ * Machine with a Node (created through `nodes`) of its providerID; `paths` are its API paths.
+ */
+export async function groupWithNodes(objects: ClusterObjects, nodes: KubeConfig, size: number) {
+  const name = unique('md');
+  const md = await objects.machineDeployment(name, size, objects.bounds(0, 5));
+  const set = await objects.machineSet(`${name}-set`, size, {}, { owner: md });
+  const machines: Created[] = [];
+  const nodeNames: string[] = [];
+  for (let i = 0; i < size; i++) {
+    const hex = Array.from({ length: 17 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+    const providerID = `aws:///us-east-1a/i-${hex}`;
+    machines.push(await objects.machine(`${name}-m${i}`, { owner: set, providerID }));
+    nodeNames.push(`${name}-n${i}`);
+    await createNode(nodes, nodeNames[i]!, providerID);
+  }
+  const base = `/apis/${objects.apiVersion}/namespaces/${objects.namespace}`;
+  return {
+    id: `MachineDeployment/${objects.namespace}/${name}`,
+    name,
+    set,
+    machines,
+    nodes: nodeNames,
+    scalePath: `${base}/machinedeployments/${name}/scale`,
+    machinePath: (machine: Created) => `${base}/machines/${machine.metadata.name}`,
+  };
+}
+
 let counter = 0;
 /** A name unique within this test run. */
 export const unique = (label: string) => `${label}-${++counter}-${Math.random().toString(36).slice(2, 7)}`;
