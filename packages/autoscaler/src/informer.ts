@@ -4,7 +4,13 @@
  * Nodes, which that client does not cover, come from client-node's informer, restarted
  * here with back-off when its watch or list fails (client-node stops on any error but 410).
  */
-import { AbortableWatch, abortableDelay, type CapiClient, type KnownApiVersion } from '@capi-kit/client';
+import {
+  AbortableWatch,
+  abortableDelay,
+  type CapiClient,
+  type KnownApiVersion,
+  type WatchedObjects,
+} from '@capi-kit/client';
 import { type KubeConfig, ListWatch } from '@kubernetes/client-node';
 import { NodeGroupError } from './errors.js';
 import { fromClientError } from './management-api.js';
@@ -82,6 +88,9 @@ export interface CacheOptions {
   readonly onChange: () => void;
 }
 
+/** What the Node cache watches: Nodes, which are cluster-scoped. */
+const NODES: WatchedObjects = { apiVersion: 'v1', kind: 'Node', scope: 'cluster-scoped' };
+
 const firstRetryMs = 500;
 const maxRetryMs = 30_000;
 
@@ -97,7 +106,8 @@ export async function startNodeCache<T extends KubeObject>(options: CacheOptions
   // biome-ignore lint/suspicious/noExplicitAny: client-node's informer wants its own object type
   const informer = new ListWatch<any>(
     options.path,
-    new AbortableWatch(options.kubeConfig, abort.signal),
+    // (an event about a namespaced object or another kind's ends the watch: MalformedWatchError)
+    new AbortableWatch(options.kubeConfig, abort.signal, NODES),
     // biome-ignore lint/suspicious/noExplicitAny: as above
     options.list as any,
     false,

@@ -1,5 +1,5 @@
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
-import { MalformedWatchError, malformedEvent } from './malformed-watch.js';
+import { MalformedWatchError, malformedEvent, type WatchedObjects } from './malformed-watch.js';
 
 type WatchCallback = Parameters<Watch['watch']>[2];
 type WatchDone = Parameters<Watch['watch']>[3];
@@ -8,7 +8,8 @@ type WatchDone = Parameters<Watch['watch']>[3];
  * client-node's `Watch`, with one signal that ends every watch request it starts, whenever
  * the signal aborts: before the request (none is sent), while it waits for the response
  * (aborted as soon as it has one) or while it streams. A stream that sends something other
- * than watch events is ended with a `MalformedWatchError` (see malformed-watch.ts).
+ * than watch events, or (given `watched`) an event about an object the watch is not of (another
+ * namespace's, another kind's), is ended with a `MalformedWatchError` (see malformed-watch.ts).
  *
  * client-node's `ListWatch.stop()` aborts only the request it already holds. It holds one
  * from when the server has answered the watch until the stream ends, so a stop() that comes
@@ -18,10 +19,13 @@ type WatchDone = Parameters<Watch['watch']>[3];
  */
 export class AbortableWatch extends Watch {
   readonly #signal: AbortSignal;
+  readonly #watched: WatchedObjects | undefined;
 
-  constructor(kubeConfig: KubeConfig, signal: AbortSignal) {
+  /** `watched`: what every watch started here is of (without it, events of any kind and namespace pass). */
+  constructor(kubeConfig: KubeConfig, signal: AbortSignal, watched?: WatchedObjects) {
     super(kubeConfig);
     this.#signal = signal;
+    this.#watched = watched;
   }
 
   override async watch(
@@ -31,6 +35,7 @@ export class AbortableWatch extends Watch {
     done: WatchDone,
   ): Promise<AbortController> {
     const signal = this.#signal;
+    const watched = this.#watched;
     if (signal.aborted) {
       const none = new AbortController();
       none.abort();
@@ -38,7 +43,7 @@ export class AbortableWatch extends Watch {
     }
     let ended = false;
     let abort: (() => void) | undefined;
-    // The first line that is not a watch event ends the stream (see malformed-watch.ts).
+    // The first line that is not a watch event of what is watched ends the stream (see malformed-watch.ts).
     let malformed: string | undefined;
     let request: AbortController | undefined;
     request = await super.watch(
@@ -46,7 +51,7 @@ export class AbortableWatch extends Watch {
       queryParams,
       (phase, object, watchObject) => {
         if (malformed !== undefined) return;
-        malformed = malformedEvent(phase, object);
+        malformed = malformedEvent(phase, object, watched);
         if (malformed === undefined) callback(phase, object, watchObject);
         else request?.abort();
       },

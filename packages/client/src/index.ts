@@ -26,7 +26,7 @@ export { type Discovery, discover, type ServedVersion, type UnknownVersion } fro
 export { type ClientError, describeRef, type InvalidObject, type ObjectRef } from './errors.js';
 export { type IndexName, Informer, type InformerOptions, type InformerStats } from './informer.js';
 export { selects } from './label-selector.js';
-export { MalformedWatchError } from './malformed-watch.js';
+export { MalformedWatchError, type WatchedObjects } from './malformed-watch.js';
 export {
   CLUSTER_NAME_LABELS,
   clusterNameOf,

@@ -9,6 +9,7 @@ import { abortableDelay } from './abortable-watch.js';
 import type { Unreadable } from './decode-served.js';
 import { type ClientError, clientErrorFrom } from './errors.js';
 import { type InformerOptions, informerOptionsProblem } from './informer-options.js';
+import { MalformedWatchError } from './malformed-watch.js';
 import { type Bucket, fileUnder, itemsUnder, unfileFrom } from './multimap.js';
 import { clusterNameOf, type ObjectWithMeta, objectKey, ownerUIDsOf, providerIDOf } from './object-facts.js';
 import { ObservedWatch } from './observed-watch.js';
@@ -254,6 +255,13 @@ export class Informer<T extends ObjectWithMeta> {
         },
       },
       abort.signal,
+      // (an event about another namespace's or kind's object ends the watch: MalformedWatchError)
+      {
+        apiVersion: this.#source.info.apiVersion,
+        kind: this.#source.info.kind,
+        scope:
+          this.#options.namespace === undefined ? 'all-namespaces' : { namespace: this.#options.namespace },
+      },
     );
     const listWatch = new ListWatch<KubernetesObject>(
       this.#path(),
@@ -329,6 +337,9 @@ export class Informer<T extends ObjectWithMeta> {
       this.#waitingToRetry = undefined;
       if (generation !== this.#generation || this.#stopped) return;
       this.#lastActivity = performance.now();
+      // A stream that sent what no server sends is not trusted up to where it went wrong:
+      // relist, as client-go's reflector does after a watch that ended in an error.
+      if (error instanceof MalformedWatchError) return this.#begin();
       // The failed request has ended, so the same ListWatch can go on from its
       // resourceVersion (a 410 there makes it relist).
       void listWatch.start();

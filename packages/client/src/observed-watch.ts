@@ -1,5 +1,6 @@
 import type { KubeConfig, Watch } from '@kubernetes/client-node';
 import { AbortableWatch } from './abortable-watch.js';
+import type { WatchedObjects } from './malformed-watch.js';
 
 /** What an informer learns from its watch connections. */
 export interface WatchObserver {
@@ -19,13 +20,19 @@ export interface WatchObserver {
  * client-node's Watch as ListWatch uses it, plus what ListWatch does not do: it asks for
  * bookmarks (so a quiet watch still shows it is alive and its resourceVersion stays
  * fresh), tells the informer about activity, 410s and new connections, and ends its
- * requests when `signal` aborts, or at a line that is not a watch event (AbortableWatch).
+ * requests when `signal` aborts, or at a line that is not a watch event of `watched`
+ * (AbortableWatch).
  */
 export class ObservedWatch extends AbortableWatch {
   readonly #observer: WatchObserver;
 
-  constructor(kubeConfig: KubeConfig, observer: WatchObserver, signal: AbortSignal) {
-    super(kubeConfig, signal);
+  constructor(
+    kubeConfig: KubeConfig,
+    observer: WatchObserver,
+    signal: AbortSignal,
+    watched?: WatchedObjects,
+  ) {
+    super(kubeConfig, signal, watched);
     this.#observer = observer;
   }
 

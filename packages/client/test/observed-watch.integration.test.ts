@@ -1,6 +1,6 @@
 import { noControlPlane, useControlPlane } from '@capi-kit/envtest/vitest';
 import { describe, expect, it } from 'vitest';
-import { MalformedWatchError, malformedEvent } from '../src/malformed-watch.js';
+import { MalformedWatchError, malformedEvent, type WatchedObjects } from '../src/malformed-watch.js';
 import { ObservedWatch } from '../src/observed-watch.js';
 
 const cp = useControlPlane();
@@ -47,5 +47,75 @@ describe('malformedEvent', () => {
       'an event of type DELETED whose object has no metadata',
     );
     expect(malformedEvent('BOOKMARK', {})).toBe('an event of type BOOKMARK whose object has no metadata');
+    expect(malformedEvent('SYNC', object)).toBe('an event of unknown type "SYNC"');
+    expect(malformedEvent('ADDED', { metadata: { resourceVersion: '7' } })).toBe(
+      "an event of type ADDED whose object's metadata.name is (undefined), not a non-empty string",
+    );
+    expect(malformedEvent('ADDED', { metadata: { name: '', resourceVersion: '7' } })).toBe(
+      `an event of type ADDED whose object's metadata.name is "", not a non-empty string`,
+    );
+    expect(malformedEvent('MODIFIED', { metadata: { name: 'm', resourceVersion: 7 } })).toBe(
+      "an event of type MODIFIED whose object's metadata.resourceVersion is (a number), not a non-empty string",
+    );
+    expect(malformedEvent('BOOKMARK', { metadata: { resourceVersion: '' } })).toBe(
+      `an event of type BOOKMARK whose object's metadata.resourceVersion is "", not a non-empty string`,
+    );
+    expect(
+      malformedEvent('DELETED', { metadata: { name: 'm', namespace: ['a'], resourceVersion: '7' } }),
+    ).toBe("an event of type DELETED whose object's metadata.namespace is (an object), not a string");
+  });
+
+  it('given what is watched, takes only its objects', () => {
+    const machines = (scope: WatchedObjects['scope']): WatchedObjects => ({
+      apiVersion: 'cluster.x-k8s.io/v1alpha2',
+      kind: 'Machine',
+      scope,
+    });
+    const inNs = machines({ namespace: 'ns' });
+    const machine = (metadata: Record<string, unknown>, header: Record<string, unknown> = {}) => ({
+      apiVersion: 'cluster.x-k8s.io/v1alpha2',
+      kind: 'Machine',
+      ...header,
+      metadata: { name: 'm', namespace: 'ns', resourceVersion: '7', ...metadata },
+    });
+    expect(malformedEvent('ADDED', machine({}), inNs)).toBe(undefined);
+    // (an object that does not say its kind or apiVersion is taken as the watched one)
+    expect(malformedEvent('ADDED', { metadata: machine({}).metadata }, inNs)).toBe(undefined);
+    expect(malformedEvent('ADDED', machine({ namespace: 'other' }), inNs)).toBe(
+      `an event of type ADDED whose object's metadata.namespace is "other", not "ns", the namespace watched`,
+    );
+    expect(malformedEvent('DELETED', machine({ namespace: undefined }), inNs)).toBe(
+      `an event of type DELETED whose object's metadata.namespace is (undefined), not "ns", the namespace watched`,
+    );
+    expect(malformedEvent('ADDED', machine({}, { kind: 'MachineSet' }), inNs)).toBe(
+      `an event of type ADDED whose object's kind is "MachineSet", not "Machine"`,
+    );
+    expect(malformedEvent('MODIFIED', machine({}, { apiVersion: 'v1' }), inNs)).toBe(
+      `an event of type MODIFIED whose object's apiVersion is "v1", not "cluster.x-k8s.io/v1alpha2"`,
+    );
+    const bookmark = {
+      kind: 'Machine',
+      apiVersion: 'cluster.x-k8s.io/v1alpha2',
+      metadata: { resourceVersion: '9' },
+    };
+    expect(malformedEvent('BOOKMARK', bookmark, inNs)).toBe(undefined);
+    expect(malformedEvent('BOOKMARK', { ...bookmark, kind: 'Lease' }, inNs)).toBe(
+      `an event of type BOOKMARK whose object's kind is "Lease", not "Machine"`,
+    );
+    const all = machines('all-namespaces');
+    expect(malformedEvent('ADDED', machine({ namespace: 'other' }), all)).toBe(undefined);
+    expect(malformedEvent('ADDED', machine({ namespace: '' }), all)).toBe(
+      `an event of type ADDED whose object's metadata.namespace is "", not a non-empty string (Machine is namespaced)`,
+    );
+    const nodes: WatchedObjects = { apiVersion: 'v1', kind: 'Node', scope: 'cluster-scoped' };
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n', resourceVersion: '7' } };
+    expect(malformedEvent('ADDED', node, nodes)).toBe(undefined);
+    expect(malformedEvent('ADDED', { ...node, metadata: { ...node.metadata, namespace: 'ns' } }, nodes)).toBe(
+      `an event of type ADDED whose object's metadata.namespace is "ns", not absent (Node is cluster-scoped)`,
+    );
+    expect(malformedEvent('ADDED', { ...node, kind: 'Pod' }, nodes)).toBe(
+      `an event of type ADDED whose object's kind is "Pod", not "Node"`,
+    );
+    expect(malformedEvent('ERROR', { kind: 'Status', code: 410 }, nodes)).toBe(undefined);
   });
 });
