@@ -92,6 +92,16 @@ export type ClientError =
       /** Where in the list: `items[3]`, `items`, `metadata.resourceVersion`, `metadata.continue`. */
       readonly path: string;
       readonly message: string;
+    }
+  | {
+      /**
+       * The server's watch stream sent something that is no event about what is watched (a
+       * line that is no event, an object of another kind or namespace, a resourceVersion that
+       * is no string): the stream was ended, and an informer lists again (malformed-watch.ts).
+       */
+      readonly code: 'malformed-watch-event';
+      readonly target: ObjectRef;
+      readonly message: string;
     };
 
 /** Where a list page `listPageProblem` refused is wrong: the path, what is there and what was expected. */
@@ -257,6 +267,10 @@ function causeText(error: unknown): string {
 export function clientErrorFrom(error: unknown, target: ObjectRef, verb: string): ClientError {
   const status = httpStatusOf(error);
   const what = `${verb} ${describeRef(target)}`;
+  // A MalformedWatchError (malformed-watch.ts, known by its code: that module imports this
+  // one): the server did answer, and what it sent ended the watch, not the network.
+  if (error instanceof Error && (error as { code?: unknown }).code === 'malformed-watch-event')
+    return { code: 'malformed-watch-event', target, message: `${what}: ${error.message}` };
   if (status === undefined) {
     return {
       code: 'unreachable',

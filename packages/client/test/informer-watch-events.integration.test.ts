@@ -87,7 +87,9 @@ describe.skipIf(noControlPlane())('an informer on watch events about what it doe
     try {
       await informer.start();
       await expect.poll(() => errors.length, { timeout: 20_000 }).toBeGreaterThan(0);
+      expect(errors[0]).toMatchObject({ code: 'malformed-watch-event' });
       expect(errors[0]?.message).toContain(`sent ${why}; it was ended, to list again`);
+      expect(errors[0]?.message).not.toContain('no answer from the API server');
       // (relisted: a second list, which the proxy no longer rewrites)
       await expect.poll(() => informer.stats.lists, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
       // (what the server holds: m-0 and the Machines earlier tests created)
