@@ -10,12 +10,14 @@ import { decodeServed, type Unreadable } from './decode-served.js';
 import {
   type ClientError,
   clientErrorFrom,
+  describeRef,
   listPageProblem,
   malformedContinue,
   malformedList,
   nextContinue,
   type ObjectRef,
 } from './errors.js';
+import { malformedEvent, type WatchedObjects } from './malformed-watch.js';
 import { pathProblem, shownValue } from './names.js';
 import { invalidOption, PAGE_SIZE, stringOptionProblem, wholeNumberProblem } from './option-rules.js';
 import type { ResourceInfo } from './resources.js';
@@ -334,6 +336,18 @@ export class ResourceClient<T> {
   /**
    * Watches changes (one connection; no relist or reconnect: use an informer for a cache
    * that recovers). Bookmarks are requested and passed on.
+   *
+   * Each event is checked as an informer's is (`malformedEvent`, malformed-watch.ts): one that
+   * is not about what is watched (an object of another namespace, kind or apiVersion, without
+   * a `metadata.name`, a `metadata.resourceVersion` that is no non-empty string, a bookmark
+   * without one, an event of an unknown type, a line without a type) ends the watch: nothing
+   * of it or after it reaches `onEvent`, and `done` resolves to a `malformed-watch-event`
+   * ClientError naming why. (A line that is no JSON at all client-node drops before it gets here.)
+   *
+   * The options are checked first (`done` resolves to `invalid-option`, nothing sent). When
+   * client-node fails before it sends the request (no current cluster in the kubeconfig, a
+   * server URL it cannot parse, credentials it cannot get, such as a failing exec plug-in),
+   * the returned promise rejects with its error instead of resolving to a handle.
    */
   async watch(options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<WatchHandle> {
     const problem = queryOptionsProblem('watch', options);
@@ -344,6 +358,11 @@ export class ResourceClient<T> {
         ? `/apis/${group}/${version}/${plural}`
         : `/apis/${group}/${version}/namespaces/${encodeURIComponent(options.namespace)}/${plural}`;
     const ref = this.#ref(options.namespace);
+    const watched: WatchedObjects = {
+      apiVersion: this.info.apiVersion,
+      kind: this.info.kind,
+      scope: options.namespace === undefined ? 'all-namespaces' : { namespace: options.namespace },
+    };
     let stopped = false;
     let finish: (result: ClientError | undefined) => void = () => {};
     const done = new Promise<ClientError | undefined>((resolve) => {
@@ -366,6 +385,18 @@ export class ResourceClient<T> {
       query,
       (type, object) => {
         if (stopped) return;
+        // (the first event that is not about what is watched ends the watch, unseen)
+        const why = malformedEvent(type, object, watched);
+        if (why !== undefined) {
+          stopped = true;
+          controller?.abort();
+          finish({
+            code: 'malformed-watch-event',
+            target: ref,
+            message: `watch ${describeRef(ref)}: the watch stream sent ${why}; the watch was ended`,
+          });
+          return;
+        }
         if (type === 'BOOKMARK') {
           onEvent({ type, resourceVersion: String(object?.metadata?.resourceVersion ?? '') });
         } else if (type === 'ERROR') {
@@ -389,6 +420,8 @@ export class ResourceClient<T> {
       },
     );
     if (options.signal?.aborted) stop();
+    // (ended before client-node handed back its controller: by an ERROR or a malformed event)
+    else if (stopped) controller.abort();
     return { stop, done };
   }
 
