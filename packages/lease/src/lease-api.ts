@@ -310,6 +310,37 @@ export function toLeaseApiError(error: unknown, operation: string): LeaseApiErro
   );
 }
 
+/**
+ * Classifies a failed watch request: client-node's Watch gives an answer other than 200 only
+ * as an Error with its `statusCode` (the Status body unread), which is classified by that
+ * status (403: `forbidden`); any other failure as toLeaseApiError does (`unreachable`,
+ * `timeout`).
+ */
+export function toWatchRequestError(error: unknown, operation: string): LeaseApiError {
+  const status = error instanceof Error ? (error as { statusCode?: unknown }).statusCode : undefined;
+  if (typeof status !== 'number') return toLeaseApiError(error, operation);
+  return new LeaseApiError(
+    `${operation}: ${(error as Error).message} (HTTP ${status})`,
+    { code: codeOfStatus[status] ?? 'server', status },
+    { cause: error },
+  );
+}
+
+/**
+ * Whether a failed list or watch request may succeed if it is simply made again: the server
+ * could not be reached or did not answer in time, or answered 5xx, 429 Too Many Requests,
+ * 408 Request Timeout or 410 Gone (list again). A refusal (401, 403, 404, 400, 409, another
+ * 4xx) or an answer that is not what was asked for (`unreadable-lease`) is not: asking again
+ * gets the same answer.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (!(error instanceof LeaseApiError)) return false;
+  if (error.code === 'unreachable' || error.code === 'timeout') return true;
+  if (error.code !== 'server') return false;
+  const status = error.status;
+  return status === undefined || status >= 500 || status === 429 || status === 408 || status === 410;
+}
+
 function isTimeoutReason(error: Error): boolean {
   const cause = (error as { cause?: unknown }).cause;
   return cause instanceof Error && cause.name === 'TimeoutError';

@@ -2,7 +2,7 @@ import { type KubeConfig, type V1Lease, Watch } from '@kubernetes/client-node';
 import { pause } from './abortable-sleep.js';
 import type { LeaseInspection } from './inspection.js';
 import { leaseWatchEventProblem } from './lease-answer.js';
-import { type LeaseApi, unreadableAnswer } from './lease-api.js';
+import { isTransientFailure, type LeaseApi, toWatchRequestError, unreadableAnswer } from './lease-api.js';
 
 /** One change to a lease in the watched namespace. */
 export interface LeaseChange {
@@ -37,10 +37,17 @@ export const maxWatchTimeoutSeconds = 25;
 
 /**
  * List, then watch from the list's resourceVersion; resume from the last seen version
- * when a watch ends; list again after an ERROR event (410 Gone) or when the connection
- * failed, reporting only the differences. An event that is not one about a lease in the
- * namespace (lease-answer.ts) ends the iterator with `unreadable-lease`, after the changes
- * reported before it: nothing is reported on it.
+ * when a watch ends; list again after an ERROR event (410 Gone) or when a watch request
+ * failed, reporting only the differences. What ends the iterator, thrown from it after the
+ * changes reported before it: an event that is not one about a lease in the namespace
+ * (lease-answer.ts, `unreadable-lease`: nothing is reported on it), and any failure of a list
+ * or watch request that asking again would not mend (isTransientFailure): a list answer that
+ * is not a LeaseList of leases in the namespace (`unreadable-lease`), a 401, 403, 404 or
+ * other 4xx refusal, the first list's as every later one's. What is retried after
+ * `retryPeriodMs`, by listing again: a server that cannot be reached or does not answer in
+ * time, a 5xx, 429, 408 or 410, a broken stream. (client-go's reflector reports each such
+ * failure to an error handler and retries; this iterator has no handler to report to, so it
+ * never goes quietly on past an answer it cannot use.)
  */
 export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<LeaseChange> {
   const { api, namespace, describe } = params;
@@ -120,12 +127,16 @@ export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<Le
               else emit(known.has(name) ? 'modified' : 'added', name, object);
             }
           },
-          (error: unknown) => (error && !stop.signal.aborted ? reject(error) : resolve(last)),
+          (error: unknown) =>
+            error && !stop.signal.aborted ? reject(toWatchRequestError(error, operation)) : resolve(last),
         )
-        .then((controller) => {
-          if (stop.signal.aborted) controller.abort();
-          else stop.signal.addEventListener('abort', () => controller.abort(), { once: true });
-        }, reject);
+        .then(
+          (controller) => {
+            if (stop.signal.aborted) controller.abort();
+            else stop.signal.addEventListener('abort', () => controller.abort(), { once: true });
+          },
+          (error: unknown) => reject(toWatchRequestError(error, operation)),
+        );
     });
 
   const run = async () => {
@@ -148,12 +159,15 @@ export function watchLeases(params: WatchLeasesParams): AsyncIterableIterator<Le
         }
       } catch (error) {
         if (stop.signal.aborted) break;
-        if (!listedOnce) {
+        // The first list's failure, whatever it is, and a later list's or watch's that asking
+        // again would not mend (a malformed LeaseList, a 403 after an RBAC change): retrying
+        // it would watch nothing for ever while the caller believes it is watching.
+        if (!listedOnce || !isTransientFailure(error)) {
           failure = error;
           break;
         }
-        // Connection refused while the API server restarts, a broken stream: retry later
-        // and re-list, so that nothing missed in between goes unreported.
+        // Connection refused while the API server restarts, a broken stream, a 5xx: retry
+        // later and re-list, so that nothing missed in between goes unreported.
         resourceVersion = undefined;
         await pause(params.retryPeriodMs, stop.signal);
       }

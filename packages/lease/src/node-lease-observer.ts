@@ -209,14 +209,23 @@ export class NodeLeaseObserver {
 
   /**
    * The lease changes in the namespace, as an async iterator: first one `added` per existing
-   * lease, then every change. It survives API server restarts and watch expiry (re-lists
-   * and resumes); it ends when `signal` aborts or the loop breaks. A failure of the first
-   * list (403, unreachable) is thrown from the iterator; so is an event of a watch stream
-   * that is not one about a lease in the namespace (a lease with a numeric holder or of
-   * another namespace, an unknown type, an ERROR without a Status), as `unreadable-lease`
-   * naming its path (`object.spec.holderIdentity`), once the changes before it are out; the
-   * iterator then ends. A lease namespace that is not a namespace name is a LeaseConfigError
-   * thrown at once, before any request.
+   * lease, then every change. It ends when `signal` aborts or the loop breaks, and otherwise
+   * only by throwing a LeaseApiError from the iterator, once the changes before it are out:
+   * - any failure of the first list (403, unreachable, an answer that is not a LeaseList);
+   * - an event of a watch stream that is not one about a lease in the namespace (a lease with
+   *   a numeric holder or of another namespace, an unknown type, an ERROR without a Status),
+   *   as `unreadable-lease` naming its path (`object.spec.holderIdentity`);
+   * - a later list (after an ERROR event, a failed watch, a restart) whose answer is not a
+   *   LeaseList of well-formed leases in the namespace (`unreadable-lease`, its path naming
+   *   the item: `items[0].spec.holderIdentity`), or a list or watch request refused with a
+   *   4xx other than 408, 410 and 429 (`unauthorized`, `forbidden`, `not-found`, `invalid`,
+   *   ...): asking again would get the same answer, and watching nothing quietly for ever is
+   *   worse than failing.
+   * What it survives, listing again after `retryPeriodMs` and reporting only the differences:
+   * an ERROR event with a Status (410 Expired), an API server restart or a connection that
+   * fails, a request that times out, a 5xx, 429, 408 or 410 answer; a watch the server closes
+   * is resumed from the last resourceVersion. A lease namespace that is not a namespace name
+   * is a LeaseConfigError thrown at once, before any request.
    */
   watch(
     options: {
