@@ -12,6 +12,7 @@ import { loadKubeConfigOrReport } from '../cluster-client.js';
 import type { CommandBody } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { requestTimeoutMs } from '../kubeconfig.js';
 import { checkNamespaceFlag, checkObjectName } from '../names.js';
 import { formatTable } from '../table.js';
 import { jsonText, printable } from '../text.js';
@@ -187,6 +188,8 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   const layout = oneOf('--lease-layout', values['lease-layout'], ['kep', 'medik8s'] as const, 'kep');
   checkNamespaceFlag(values['lease-namespace'], '--lease-namespace');
 
+  const startTimeoutMs = requestTimeoutMs(io);
+
   // The shared loader: an unusable kubeconfig is reported as a cluster error (exit 3).
   const management = await loadKubeConfigOrReport(io, 'autoscaler', values.kubeconfig);
   if (typeof management === 'number') return management;
@@ -207,7 +210,25 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   };
   let provider: NodeGroupProvider | undefined;
   try {
-    provider = await createNodeGroupProvider(providerOptions);
+    // The provider's caches keep relisting while the API server answers lists with what
+    // cannot be read (a 500, an HTML page, a list without items): bounded here, so that
+    // the command ends with exit 3 instead of waiting for ever with nothing said.
+    const starting = createNodeGroupProvider(providerOptions);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timed-out'>((resolve) => {
+      timer = setTimeout(() => resolve('timed-out'), startTimeoutMs);
+    });
+    const first = await Promise.race([starting, timedOut]).finally(() => clearTimeout(timer));
+    if (first === 'timed-out') {
+      // (stopped should it start after all; its failure is the message below)
+      starting.then((late) => late.stop()).catch(() => {});
+      io.stderr(
+        `capi-kit autoscaler: list Machines, MachineSets, MachineDeployments and Nodes: no usable answer ` +
+          `within ${startTimeoutMs / 1000} s (CAPI_KIT_REQUEST_TIMEOUT_SECONDS)\n`,
+      );
+      return ExitCode.cluster;
+    }
+    provider = first;
     return action === 'groups'
       ? await groups(provider, io, values.json ?? false)
       : nodeGroup(provider, node!, io, values.json ?? false);
