@@ -115,21 +115,22 @@ export interface ListPageProblem {
 /**
  * Why a page of a list cannot be read as one (undefined: it can): what each list's items are
  * read as is an object, and a page whose `items` is no array, or holds `null`, a number or an
- * array, made callers throw on it (`Cannot read properties of null`). Its `metadata`, when
+ * array, made callers throw on it (`Cannot read properties of null`); one without `items` is
+ * no list either (a real server sends `[]` for none). Its `metadata`, when
  * there, is an object, and its `metadata.resourceVersion` a string (or absent, or null, as Go
  * reads it): one of another type was passed on as the list's resourceVersion, and an informer
  * started its watch from it (a number, `[object Object]`). The path and what is there.
  */
 export function listPageProblem(page: unknown): ListPageProblem | undefined {
   if (!isObject(page)) return { path: '', found: kindOfValue(page), expected: 'an object' };
+  // (the API server always sends `items`, `[]` for none: an answer without it, such as `{}`
+  // from a proxy, is no list, and was read as an empty one: "No resources found", exit 0)
   const items = (page as { items?: unknown }).items;
-  if (items !== undefined) {
-    if (!Array.isArray(items))
-      return { path: 'items', found: kindOfValue(items), expected: 'an object list' };
-    for (let i = 0; i < items.length; i++) {
-      const item: unknown = items[i];
-      if (!isObject(item)) return { path: `items[${i}]`, found: kindOfValue(item), expected: 'an object' };
-    }
+  if (items === undefined) return { path: 'items', found: 'missing', expected: 'an object list' };
+  if (!Array.isArray(items)) return { path: 'items', found: kindOfValue(items), expected: 'an object list' };
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (!isObject(item)) return { path: `items[${i}]`, found: kindOfValue(item), expected: 'an object' };
   }
   const metadata = (page as { metadata?: unknown }).metadata;
   if (metadata === undefined || metadata === null) return undefined;

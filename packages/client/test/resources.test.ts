@@ -120,6 +120,8 @@ describe('a list page that is no list of objects', () => {
     [{ items: [{}, {}, 5] }, 'items[2]', 'a number', 'an object'],
     [{ items: [[]] }, 'items[0]', 'an array', 'an object'],
     [{ items: 'abc' }, 'items', 'a string', 'an object list'],
+    [{}, 'items', 'missing', 'an object list'],
+    [{ metadata: {} }, 'items', 'missing', 'an object list'],
     [null, '', 'null', 'an object'],
     [{ items: [], metadata: 5 }, 'metadata', 'a number', 'an object'],
     [{ items: [], metadata: { resourceVersion: 12345 } }, 'metadata.resourceVersion', 'a number', 'a string'],
@@ -130,9 +132,9 @@ describe('a list page that is no list of objects', () => {
 
   it('is refused with the place and what is there', () => {
     expect(listPageProblem({ items: [{ kind: 'Machine' }] })).toBe(undefined);
-    expect(listPageProblem({ metadata: {} })).toBe(undefined);
-    expect(listPageProblem({ metadata: { resourceVersion: '42' } })).toBe(undefined);
-    expect(listPageProblem({ metadata: { resourceVersion: null } })).toBe(undefined);
+    expect(listPageProblem({ items: [], metadata: {} })).toBe(undefined);
+    expect(listPageProblem({ items: [], metadata: { resourceVersion: '42' } })).toBe(undefined);
+    expect(listPageProblem({ items: [], metadata: { resourceVersion: null } })).toBe(undefined);
     expect(malformedList(target, { path: 'items[1]', found: 'null', expected: 'an object' })).toEqual({
       code: 'malformed-list',
       target,
