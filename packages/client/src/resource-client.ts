@@ -347,7 +347,12 @@ export class ResourceClient<T> {
    * The options are checked first (`done` resolves to `invalid-option`, nothing sent). When
    * client-node fails before it sends the request (no current cluster in the kubeconfig, a
    * server URL it cannot parse, credentials it cannot get, such as a failing exec plug-in),
-   * the returned promise rejects with its error instead of resolving to a handle.
+   * `done` resolves to `unreachable` with its message, as every other failure: the returned
+   * promise never rejects.
+   *
+   * The abort listener added to `options.signal` is removed whenever the watch ends (stopped,
+   * aborted, ended by the server or an error, or failed before sending), so one long-lived
+   * signal can serve any number of watches.
    */
   async watch(options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<WatchHandle> {
     const problem = queryOptionsProblem('watch', options);
@@ -363,10 +368,15 @@ export class ResourceClient<T> {
       kind: this.info.kind,
       scope: options.namespace === undefined ? 'all-namespaces' : { namespace: options.namespace },
     };
+    const signal = options.signal;
     let stopped = false;
     let finish: (result: ClientError | undefined) => void = () => {};
     const done = new Promise<ClientError | undefined>((resolve) => {
-      finish = resolve;
+      // (every end goes through here: the abort listener leaves with it, whatever ended the watch)
+      finish = (result) => {
+        signal?.removeEventListener('abort', stop);
+        resolve(result);
+      };
     });
     let controller: AbortController | undefined;
     const stop = () => {
@@ -374,52 +384,67 @@ export class ResourceClient<T> {
       controller?.abort();
       finish(undefined);
     };
-    options.signal?.addEventListener('abort', stop, { once: true });
+    signal?.addEventListener('abort', stop, { once: true });
     const query = {
       allowWatchBookmarks: true,
       ...(options.resourceVersion === undefined ? {} : { resourceVersion: options.resourceVersion }),
       ...(options.labelSelector === undefined ? {} : { labelSelector: options.labelSelector }),
     };
-    controller = await this.#watch.watch(
-      path,
-      query,
-      (type, object) => {
-        if (stopped) return;
-        // (the first event that is not about what is watched ends the watch, unseen)
-        const why = malformedEvent(type, object, watched);
-        if (why !== undefined) {
+    try {
+      controller = await this.#watch.watch(
+        path,
+        query,
+        (type, object) => {
+          if (stopped) return;
+          // (the first event that is not about what is watched ends the watch, unseen)
+          const why = malformedEvent(type, object, watched);
+          if (why !== undefined) {
+            stopped = true;
+            controller?.abort();
+            finish({
+              code: 'malformed-watch-event',
+              target: ref,
+              message: `watch ${describeRef(ref)}: the watch stream sent ${why}; the watch was ended`,
+            });
+            return;
+          }
+          if (type === 'BOOKMARK') {
+            onEvent({ type, resourceVersion: String(object?.metadata?.resourceVersion ?? '') });
+          } else if (type === 'ERROR') {
+            const status = typeof object?.code === 'number' ? object.code : 500;
+            stopped = true;
+            controller?.abort();
+            finish(clientErrorFrom({ code: status, body: object }, ref, 'watch'));
+          } else if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') {
+            const decoded = this.decode(object);
+            onEvent(
+              E.isRight(decoded)
+                ? { type, object: decoded.right }
+                : { type: 'INVALID', event: type, error: decoded.left },
+            );
+          }
+        },
+        (error) => {
+          if (stopped) return;
           stopped = true;
-          controller?.abort();
-          finish({
-            code: 'malformed-watch-event',
-            target: ref,
-            message: `watch ${describeRef(ref)}: the watch stream sent ${why}; the watch was ended`,
-          });
-          return;
-        }
-        if (type === 'BOOKMARK') {
-          onEvent({ type, resourceVersion: String(object?.metadata?.resourceVersion ?? '') });
-        } else if (type === 'ERROR') {
-          const status = typeof object?.code === 'number' ? object.code : 500;
-          stopped = true;
-          controller?.abort();
-          finish(clientErrorFrom({ code: status, body: object }, ref, 'watch'));
-        } else if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') {
-          const decoded = this.decode(object);
-          onEvent(
-            E.isRight(decoded)
-              ? { type, object: decoded.right }
-              : { type: 'INVALID', event: type, error: decoded.left },
-          );
-        }
-      },
-      (error) => {
-        if (stopped) return;
+          finish(error ? clientErrorFrom(error, ref, 'watch') : undefined);
+        },
+      );
+    } catch (error) {
+      // client-node threw before sending: no current cluster, a server URL it cannot parse,
+      // credentials it cannot get. `unreachable`, as `get` or `list` on the same kubeconfig
+      // answer (clientErrorFrom): the request was never answered, and the cause is no option
+      // of this call (`invalid-option` names what the call was given; the kubeconfig was
+      // given to `connect`), nor always the caller's config (an exec plug-in can fail for a
+      // while). A signal aborted meanwhile, or before, makes it a stop.
+      if (signal?.aborted) stop();
+      else {
         stopped = true;
-        finish(error ? clientErrorFrom(error, ref, 'watch') : undefined);
-      },
-    );
-    if (options.signal?.aborted) stop();
+        finish(clientErrorFrom(error, ref, 'watch'));
+      }
+      return { stop, done };
+    }
+    if (signal?.aborted) stop();
     // (ended before client-node handed back its controller: by an ERROR or a malformed event)
     else if (stopped) controller.abort();
     return { stop, done };
