@@ -102,6 +102,16 @@ export type ClientError =
       readonly code: 'malformed-watch-event';
       readonly target: ObjectRef;
       readonly message: string;
+    }
+  | {
+      /**
+       * The server's answer to a get is not the object asked for: no object, or one of another
+       * name, namespace, kind or apiVersion (`path` names the field: `metadata.name`, `''`).
+       */
+      readonly code: 'malformed-object';
+      readonly target: ObjectRef;
+      readonly path: string;
+      readonly message: string;
     };
 
 /** Where a list page `listPageProblem` refused is wrong: the path, what is there and what was expected. */
@@ -154,6 +164,48 @@ const kindOfValue = (value: unknown) =>
       : typeof value === 'object' || typeof value === 'undefined'
         ? `an ${typeof value}`
         : `a ${typeof value}`;
+
+/** A value of an answer, for a message: text quoted (cut to 100 characters), else its type. */
+const shownAnswerValue = (value: unknown): string =>
+  value === undefined
+    ? 'missing'
+    : typeof value === 'string'
+      ? JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value)
+      : kindOfValue(value);
+
+/**
+ * Why the answer to a get of `target` is not that object (undefined: it is): not an object, or
+ * its apiVersion, kind, `metadata.name` or `metadata.namespace` is not the one asked for. A
+ * real API server answers with the object; a proxy's `{}` was decoded as an invalid object of
+ * the name asked for, and `describeCluster` described it (exit 0), following the empty name
+ * it held to a Secret `-kubeconfig`.
+ */
+export function wrongObject(answer: unknown, target: ObjectRef): ClientError | undefined {
+  const fail = (path: string, found: string, expected: string): ClientError => ({
+    code: 'malformed-object',
+    target,
+    path,
+    message: `get ${describeRef(target)}: the API server's answer is not the object asked for: ${path === '' ? 'the answer' : path} is ${found}, not ${expected}`,
+  });
+  if (!isObject(answer)) return fail('', kindOfValue(answer), 'an object');
+  const { apiVersion, kind, metadata } = answer as {
+    apiVersion?: unknown;
+    kind?: unknown;
+    metadata?: unknown;
+  };
+  if (!isObject(metadata)) return fail('metadata', shownAnswerValue(metadata), 'an object');
+  const { name, namespace } = metadata as { name?: unknown; namespace?: unknown };
+  const fields: readonly [string, unknown, string | undefined][] = [
+    ['apiVersion', apiVersion, target.apiVersion],
+    ['kind', kind, target.kind],
+    ['metadata.name', name, target.name],
+    ['metadata.namespace', namespace, target.namespace],
+  ];
+  for (const [path, found, expected] of fields)
+    if (expected !== undefined && found !== expected)
+      return fail(path, shownAnswerValue(found), JSON.stringify(expected));
+  return undefined;
+}
 
 /** The ClientError for a list page `listPageProblem` refused. */
 export function malformedList(target: ObjectRef, problem: ListPageProblem): ClientError {

@@ -16,6 +16,7 @@ import {
   malformedList,
   nextContinue,
   type ObjectRef,
+  wrongObject,
 } from './errors.js';
 import { malformedEvent, type WatchedObjects } from './malformed-watch.js';
 import { pathProblem, shownValue } from './names.js';
@@ -249,23 +250,32 @@ export class ResourceClient<T> {
     return read(raw);
   }
 
+  /** The object, decoded; an answer that is not the object asked for is `malformed-object`. */
   get(namespace: string, name: string): Promise<E.Either<ClientError, T>> {
+    const ref = this.#ref(namespace, name);
     return this.#call(
       'get',
-      this.#ref(namespace, name),
+      ref,
       () => this.#api.getNamespacedCustomObject({ ...this.#where(namespace), name }),
-      (raw) => this.decode(raw),
+      (raw) => {
+        const wrong = wrongObject(raw, ref);
+        return wrong === undefined ? this.decode(raw) : E.left(wrong);
+      },
       pathProblem({ namespace, name }),
     );
   }
 
-  /** The object exactly as served, not decoded. */
+  /** The object exactly as served, not decoded (but the object asked for: see `get`). */
   getRaw(namespace: string, name: string): Promise<E.Either<ClientError, unknown>> {
+    const ref = this.#ref(namespace, name);
     return this.#call(
       'get',
-      this.#ref(namespace, name),
+      ref,
       () => this.#api.getNamespacedCustomObject({ ...this.#where(namespace), name }),
-      (raw) => E.right(raw),
+      (raw) => {
+        const wrong = wrongObject(raw, ref);
+        return wrong === undefined ? E.right(raw) : E.left(wrong);
+      },
       pathProblem({ namespace, name }),
     );
   }
