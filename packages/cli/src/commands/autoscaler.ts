@@ -188,7 +188,10 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
   const layout = oneOf('--lease-layout', values['lease-layout'], ['kep', 'medik8s'] as const, 'kep');
   checkNamespaceFlag(values['lease-namespace'], '--lease-namespace');
 
-  const startTimeoutMs = requestTimeoutMs(io);
+  // Twice the request timeout: a request that times out fails the start first, with its own
+  // reason ("The operation was aborted due to timeout"); this bound is for caches that get
+  // answers and keep relisting, none of them usable.
+  const startTimeoutMs = 2 * requestTimeoutMs(io);
 
   // The shared loader: an unusable kubeconfig is reported as a cluster error (exit 3).
   const management = await loadKubeConfigOrReport(io, 'autoscaler', values.kubeconfig);
@@ -224,7 +227,7 @@ async function run(args: readonly string[], io: CliIO): Promise<number> {
       starting.then((late) => late.stop()).catch(() => {});
       io.stderr(
         `capi-kit autoscaler: list Machines, MachineSets, MachineDeployments and Nodes: no usable answer ` +
-          `within ${startTimeoutMs / 1000} s (CAPI_KIT_REQUEST_TIMEOUT_SECONDS)\n`,
+          `within ${startTimeoutMs / 1000} s (twice CAPI_KIT_REQUEST_TIMEOUT_SECONDS)\n`,
       );
       return ExitCode.cluster;
     }
