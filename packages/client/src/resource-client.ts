@@ -252,21 +252,20 @@ export class ResourceClient<T> {
 
   /** The object, decoded; an answer that is not the object asked for is `malformed-object`. */
   get(namespace: string, name: string): Promise<E.Either<ClientError, T>> {
-    const ref = this.#ref(namespace, name);
-    return this.#call(
-      'get',
-      ref,
-      () => this.#api.getNamespacedCustomObject({ ...this.#where(namespace), name }),
-      (raw) => {
-        const wrong = wrongObject(raw, ref);
-        return wrong === undefined ? this.decode(raw) : E.left(wrong);
-      },
-      pathProblem({ namespace, name }),
-    );
+    return this.#getAnswer(namespace, name, (raw) => this.decode(raw));
   }
 
   /** The object exactly as served, not decoded (but the object asked for: see `get`). */
   getRaw(namespace: string, name: string): Promise<E.Either<ClientError, unknown>> {
+    return this.#getAnswer(namespace, name, (raw) => E.right(raw));
+  }
+
+  /** A get whose answer, once it is the object asked for (`wrongObject`), `read` reads. */
+  #getAnswer<R>(
+    namespace: string,
+    name: string,
+    read: (raw: unknown) => E.Either<ClientError, R>,
+  ): Promise<E.Either<ClientError, R>> {
     const ref = this.#ref(namespace, name);
     return this.#call(
       'get',
@@ -274,7 +273,7 @@ export class ResourceClient<T> {
       () => this.#api.getNamespacedCustomObject({ ...this.#where(namespace), name }),
       (raw) => {
         const wrong = wrongObject(raw, ref);
-        return wrong === undefined ? E.right(raw) : E.left(wrong);
+        return wrong === undefined ? read(raw) : E.left(wrong);
       },
       pathProblem({ namespace, name }),
     );
